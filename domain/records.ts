@@ -1,0 +1,353 @@
+/**
+ * Shapes of the records Marque stores (DocumentStore collections). Catalog records keep their
+ * public prefixed ID as `_id`; field names are the public snake_case names, so a stored record
+ * becomes an API record by renaming `_id` to `id` and adding `object`.
+ */
+
+export const COLLECTIONS = {
+  trademarks: 'trademarks',
+  owners: 'owners',
+  attorneys: 'attorneys',
+  firms: 'firms',
+  entities: 'entities',
+  proceedings: 'proceedings',
+  trademarkChanges: 'trademark_changes',
+  trademarkSources: 'trademark_sources',
+  trademarkEvents: 'trademark_events',
+  organizations: 'organizations',
+  apiKeys: 'api_keys',
+  meta: 'meta',
+} as const;
+
+export type StatusPrimary = 'active' | 'pending' | 'inactive' | 'unknown';
+
+/** `status.stage` uses the status values of the deadline-compute input. */
+export const STATUS_STAGES = [
+  'filed',
+  'examining',
+  'pending_publication',
+  'published',
+  'opposition_period',
+  'pending_opposition',
+  'pending_cancellation',
+  'pending_issuance',
+  'registered',
+  'allowed',
+  'abandoned',
+  'withdrawn',
+  'surrendered',
+  'refused',
+  'cancelled',
+  'invalidated',
+  'expired',
+  'unknown',
+] as const;
+export type StatusStage = (typeof STATUS_STAGES)[number];
+
+export const STATUS_PRIMARIES: readonly StatusPrimary[] = ['active', 'pending', 'inactive', 'unknown'];
+
+export const STATUS_REASONS = [
+  'registration_in_force',
+  'renewed',
+  'under_examination',
+  'awaiting_publication',
+  'in_opposition_period',
+  'opposed',
+  'refused_absolute_grounds',
+  'refused_relative_grounds',
+  'abandoned_no_response',
+  'withdrawn_by_applicant',
+  'surrendered_by_owner',
+  'cancelled_non_use',
+  'cancelled_no_declaration_of_use',
+  'invalidated_by_decision',
+  'expired_not_renewed',
+  'unknown',
+] as const;
+export type StatusReason = (typeof STATUS_REASONS)[number];
+
+export const CHALLENGE_STATES = ['opposition_pending', 'cancellation_pending', 'appeal_pending', 'invalidity_pending'] as const;
+export type ChallengeState = (typeof CHALLENGE_STATES)[number];
+
+export const MARK_FEATURE_TYPES = [
+  'word',
+  'figurative',
+  'combined',
+  'three_dimensional',
+  'colour',
+  'sound',
+  'position',
+  'pattern',
+  'motion',
+  'hologram',
+  'other',
+] as const;
+export type MarkFeatureType = (typeof MARK_FEATURE_TYPES)[number];
+
+export const MARK_LEGAL_CATEGORIES = ['individual', 'collective', 'certification'] as const;
+export type MarkLegalCategory = (typeof MARK_LEGAL_CATEGORIES)[number];
+
+/** What the right covers: goods (trademark), services (service mark) or both. */
+export const RIGHT_KINDS = ['trademark', 'service_mark', 'trademark_and_service_mark'] as const;
+export type RightKind = (typeof RIGHT_KINDS)[number];
+
+export const FILING_ROUTES = ['national', 'regional', 'madrid'] as const;
+export type FilingRoute = (typeof FILING_ROUTES)[number];
+
+/** Territorial scope of the right: one country, a regional office's territory, or an IR as such. */
+export const SCOPE_KINDS = ['national', 'regional', 'international'] as const;
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
+
+export interface Classification {
+  nice_class: number;
+  goods_services_text: string;
+  nice_edition: string | null;
+}
+
+export interface MediaReference {
+  id: string; // med_...
+  kind: 'image' | 'sound' | 'video';
+  mime_type: string;
+  url: string;
+}
+
+export interface PartyRef {
+  owner_id: string;
+}
+
+export interface TrademarkStatus {
+  primary: StatusPrimary;
+  stage: StatusStage;
+  reason: StatusReason | null;
+  challenge_states: ChallengeState[];
+}
+
+export interface TrademarkDoc {
+  _id: string; // tm_...
+  mark_text: string;
+  application_number: string;
+  registration_number: string | null;
+  ir_number: string | null;
+  office_code: string;
+  jurisdiction_code: string;
+  filing_route: FilingRoute;
+  scope_kind: ScopeKind;
+  mark_feature_type: MarkFeatureType;
+  mark_legal_category: MarkLegalCategory;
+  right_kind: RightKind;
+  is_series_mark: boolean;
+  series_id: string | null;
+  is_retracted: boolean;
+  vienna_codes: string[];
+  media: MediaReference[];
+  status: TrademarkStatus;
+  filing_date: string;
+  priority_date: string | null;
+  publication_date: string | null;
+  registration_date: string | null;
+  expiry_date: string | null;
+  renewal_due_date: string | null;
+  termination_date: string | null;
+  international_registration_date: string | null;
+  designation_date: string | null;
+  classifications: Classification[];
+  owner_ids: string[];
+  attorney_ids: string[];
+  proceeding_count: number;
+  version: number;
+  source_updated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Company {
+  source: string;
+  ticker: string | null;
+  exchange: string | null;
+  lei: string | null;
+  entity_status: string;
+}
+
+export type EntityType = 'corporation' | 'individual' | 'partnership' | 'trust' | 'government' | 'other';
+
+export interface OwnerRelationship {
+  related_owner_id: string;
+  relationship_type: string;
+  relationship_status: string;
+  ownership_pct: number | null;
+  period_start: string;
+  period_end: string | null;
+  direction: 'parent' | 'child';
+  source: string;
+}
+
+export interface OwnerDoc {
+  _id: string; // own_...
+  name: string;
+  canonical_name: string;
+  aliases: string[];
+  country_code: string | null;
+  entity_type: EntityType;
+  entity_id: string; // ent_...
+  entity_id_type: 'derived' | 'lei' | 'company_profile';
+  companies: Company[];
+  relationships: OwnerRelationship[];
+  merged_into: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttorneyDoc {
+  _id: string; // att_...
+  name: string;
+  canonical_name: string;
+  email: string | null;
+  country_code: string | null;
+  firm_id: string | null;
+  bar_admissions: string[];
+  merged_into: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FirmAlias {
+  name: string;
+  type: string;
+  source_office: string | null;
+}
+
+export interface FirmDoc {
+  _id: string; // firm_...
+  name: string;
+  canonical_name: string;
+  country_code: string | null;
+  aliases: FirmAlias[];
+  merged_into: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntityDoc {
+  _id: string; // ent_...
+  name: string;
+  canonical_name: string;
+  country_code: string | null;
+  lei: string | null;
+  ticker: string | null;
+  member_owner_ids: string[];
+  merged_into: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ProceedingType =
+  | 'opposition'
+  | 'cancellation'
+  | 'appeal'
+  | 'interference'
+  | 'concurrent_use'
+  | 'expungement'
+  | 'section_8'
+  | 'section_71'
+  | 'other';
+
+export type ProceedingStatus =
+  | 'pending'
+  | 'decided_granted'
+  | 'decided_rejected'
+  | 'withdrawn'
+  | 'settled'
+  | 'suspended'
+  | 'partial'
+  | 'other';
+
+export type PartyRole = 'opponent' | 'petitioner' | 'respondent' | 'intervener' | 'other';
+
+export interface ProceedingParty {
+  owner_id: string;
+  name: string;
+  role: PartyRole;
+  country_code: string | null;
+}
+
+export interface ProceedingDoc {
+  _id: string; // prc_...
+  proceeding_type: ProceedingType;
+  proceeding_number: string;
+  office_code: string;
+  status: ProceedingStatus;
+  filed_date: string;
+  decision_date: string | null;
+  decision_outcome: string | null;
+  trademark_ids: string[];
+  parties: ProceedingParty[];
+  contested_classes: number[];
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TrademarkChangeDoc {
+  _id: string; // `${trademark_id}:v${version}`
+  trademark_id: string;
+  version: number;
+  change_type: 'created' | 'updated' | 'corrected';
+  changed_fields: string[];
+  old_values: Record<string, unknown> | null;
+  new_values: Record<string, unknown>;
+  source_data_date: string | null;
+  office_code: string | null;
+  created_at: string;
+}
+
+export interface TrademarkSourceDoc {
+  _id: string; // `${trademark_id}:${observed_at}`
+  trademark_id: string;
+  office_code: string | null;
+  observed_at: string;
+  source_format: string;
+  source_response_type: string | null;
+  source_locator: string | null;
+  payload_hash: string;
+}
+
+export interface TrademarkEventDoc {
+  _id: string;
+  trademark_id: string;
+  event_type: string; // code from data/event_types.json
+  event_date: string;
+  office_code: string;
+  description: string | null;
+}
+
+export type PlanName = 'beta' | 'free' | 'starter' | 'pro' | 'enterprise';
+
+export interface OrganizationDoc {
+  _id: string; // org_...
+  name: string;
+  plan: PlanName;
+  /** Day of month (1..28) on which the monthly quota resets. */
+  billing_anchor_day: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyDoc {
+  _id: string; // key_...
+  organization_id: string;
+  name: string;
+  /** Non-secret display prefix: `mq_` and the first 8 hex characters of the secret part. */
+  prefix: string;
+  /** SHA-256 of the whole raw key, hex. The raw key itself is never stored. */
+  secret_hash: string;
+  scopes: string[];
+  rate_limit_tier: string;
+  is_system: boolean;
+  expires_at: string | null;
+  last_used_at: string | null;
+  metadata: Record<string, string>;
+  revoked_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
