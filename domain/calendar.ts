@@ -1,0 +1,172 @@
+/**
+ * Business days on a date-holidays calendar, used to roll a last day (due date, grace expiry,
+ * opposition close) that falls on a weekend or holiday forward to the next business day.
+ *
+ * A calendar id is a date-holidays country, optionally with a subdivision: `US`, `DE-BY`,
+ * `CA-QC`, `GB-ENG`. A `BusinessCalendarSpec` can refine it with the holiday types that close the
+ * office (date-holidays types: public, bank, optional, school, observance; default public only)
+ * and office closure days that recur every year (`MM-DD`, e.g. JPO's 29-30 December).
+ */
+import Holidays, { type HolidaysTypes } from 'date-holidays';
+import { addDays, dayOfWeek, toDayNumber, yearOf, type IsoDate } from './dates';
+
+export type HolidayType = HolidaysTypes.HolidayType;
+export const HOLIDAY_TYPES: readonly HolidayType[] = ['public', 'bank', 'optional', 'school', 'observance'];
+
+export interface BusinessCalendarSpec {
+  /** date-holidays country code, optionally `-STATE` and `-REGION`: `US`, `DE-BY`. */
+  id: string;
+  /** Holiday types on which the office is closed; default `['public']`. */
+  closedHolidayTypes?: readonly HolidayType[];
+  /** Closure days recurring every year, `MM-DD`. */
+  extraClosedDays?: readonly string[];
+}
+
+/**
+ * Years whose holidays we trust date-holidays for. date-holidays computes any year from rules,
+ * but a rule is only as good as its history: the package records when holidays were introduced
+ * or moved for recent decades (US Juneteenth from 2021, Japan's Mountain Day from 2016, the UK's
+ * one-off 2022 bank holidays) and far less reliably before 2000 (Japan's Happy Monday moves of
+ * 2000/2003 are the oldest changes we checked). After 2035 — about ten years past the package's
+ * data — new holidays, one-off closures and the yearly State Council schedules in China are
+ * unknowable. A date outside this range is "outside calendar coverage": it is still rolled when
+ * it matters (a future or recent last day), but results built on it are flagged approximate, and
+ * a long-past close date outside coverage is not rolled at all (see the spec's Versioning note).
+ */
+export const CALENDAR_COVERAGE = { firstYear: 2000, lastYear: 2035 } as const;
+
+export function isWithinCalendarCoverage(date: IsoDate): boolean {
+  const year = yearOf(date);
+  return year >= CALENDAR_COVERAGE.firstYear && year <= CALENDAR_COVERAGE.lastYear;
+}
+
+const catalog = new Holidays();
+
+/** True when date-holidays knows the country (and subdivisions) named by `id`. */
+export function isKnownCalendarId(id: string): boolean {
+  const [country, state, region, ...rest] = id.split('-');
+  if (!country || rest.length > 0 || !catalog.getCountries()[country]) return false;
+  if (state === undefined) return true;
+  if (!catalog.getStates(country)?.[state]) return false;
+  return region === undefined || Boolean(catalog.getRegions(country, state)?.[region]);
+}
+
+interface CalendarState {
+  holidays: Holidays;
+  closedTypes: ReadonlySet<HolidayType>;
+  extraClosedDays: readonly string[];
+  closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
+}
+
+/** One date-holidays instance and one closed-day set per year, per distinct spec, built lazily. */
+const calendarStates = new Map<string, CalendarState>();
+
+function normalizeSpec(calendar: string | BusinessCalendarSpec): BusinessCalendarSpec {
+  return typeof calendar === 'string' ? { id: calendar } : calendar;
+}
+
+function stateFor(calendar: string | BusinessCalendarSpec): CalendarState {
+  const spec = normalizeSpec(calendar);
+  const closedTypes = spec.closedHolidayTypes ?? ['public'];
+  const extraClosedDays = spec.extraClosedDays ?? [];
+  const key = `${spec.id}|${closedTypes.join(',')}|${extraClosedDays.join(',')}`;
+  let state = calendarStates.get(key);
+  if (!state) {
+    if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
+    const [country, subdivision, region] = spec.id.split('-') as [string, string | undefined, string | undefined];
+    const holidays =
+      subdivision === undefined
+        ? new Holidays(country)
+        : region === undefined
+          ? new Holidays(country, subdivision)
+          : new Holidays(country, subdivision, region);
+    state = { holidays, closedTypes: new Set(closedTypes), extraClosedDays, closedDaysByYear: new Map() };
+    calendarStates.set(key, state);
+  }
+  return state;
+}
+
+function closedDaysOf(state: CalendarState, year: number): ReadonlySet<IsoDate> {
+  let days = state.closedDaysByYear.get(year);
+  if (!days) {
+    const collected = new Set<IsoDate>();
+    for (const holiday of state.holidays.getHolidays(year)) {
+      if (!state.closedTypes.has(holiday.type)) continue;
+      const first = holiday.date.slice(0, 10);
+      // Multi-day entries (duration rules) cover every day from start to end.
+      const length = Math.max(1, Math.round((holiday.end.getTime() - holiday.start.getTime()) / 86_400_000));
+      for (let offset = 0; offset < length; offset += 1) collected.add(addDays(first, offset));
+    }
+    const yearText = String(year).padStart(4, '0');
+    for (const monthDay of state.extraClosedDays) collected.add(`${yearText}-${monthDay}`);
+    days = collected;
+    state.closedDaysByYear.set(year, days);
+  }
+  return days;
+}
+
+export function isWeekend(date: IsoDate): boolean {
+  const weekday = dayOfWeek(date);
+  return weekday === 0 || weekday === 6;
+}
+
+export function isBusinessDay(date: IsoDate, calendar: string | BusinessCalendarSpec): boolean {
+  if (isWeekend(date)) return false;
+  return !closedDaysOf(stateFor(calendar), yearOf(date)).has(date);
+}
+
+export interface RollResult {
+  /** The first business day on or after the input date. */
+  date: IsoDate;
+  /** True when `date` differs from the input. */
+  rolled: boolean;
+  /** True when both the input and the result lie within CALENDAR_COVERAGE. */
+  covered: boolean;
+}
+
+/** No real calendar closes an office for this long; the bound only guards against a bad spec. */
+const MAX_ROLL_DAYS = 60;
+
+export function rollForward(date: IsoDate, calendar: string | BusinessCalendarSpec): RollResult {
+  let candidate = date;
+  for (let step = 0; !isBusinessDay(candidate, calendar); step += 1) {
+    if (step >= MAX_ROLL_DAYS) throw new RangeError(`no business day within ${MAX_ROLL_DAYS} days after ${date}`);
+    candidate = addDays(candidate, 1);
+  }
+  return {
+    date: candidate,
+    rolled: candidate !== date,
+    covered: isWithinCalendarCoverage(date) && isWithinCalendarCoverage(candidate),
+  };
+}
+
+/**
+ * A last day that closed more than this many days before the as-of date is history: when it is
+ * also outside calendar coverage it is not rolled (the spec's rule for marks published before
+ * 2024), because the roll would rest on holiday data we do not trust and changes nothing a
+ * docketing team can still act on.
+ */
+export const ROLL_SKIP_AFTER_DAYS = 14;
+
+export interface LastDay {
+  /** The date the period arithmetic gives. */
+  nominal: IsoDate;
+  /** The day by which to act: `nominal` rolled to a business day unless the roll was skipped. */
+  date: IsoDate;
+  rolled: boolean;
+  /** True when the roll was skipped because the day is long past and outside coverage. */
+  roll_skipped: boolean;
+  /** False when no calendar applies or a date involved lies outside CALENDAR_COVERAGE. */
+  covered: boolean;
+}
+
+/** Rolls a LAST day (due date, grace expiry, opposition close) per the corpus conventions. */
+export function rollLastDay(nominal: IsoDate, calendar: string | BusinessCalendarSpec | null, asOfDate: IsoDate): LastDay {
+  if (calendar === null) return { nominal, date: nominal, rolled: false, roll_skipped: false, covered: false };
+  const covered = isWithinCalendarCoverage(nominal);
+  if (!covered && toDayNumber(asOfDate) - toDayNumber(nominal) > ROLL_SKIP_AFTER_DAYS) {
+    return { nominal, date: nominal, rolled: false, roll_skipped: true, covered: false };
+  }
+  const roll = rollForward(nominal, calendar);
+  return { nominal, date: roll.date, rolled: roll.rolled, roll_skipped: false, covered: roll.covered };
+}

@@ -1,0 +1,133 @@
+/**
+ * Civil-date arithmetic on `YYYY-MM-DD` strings. A civil date has no time of day and no zone, so
+ * every computation runs on a day number (days since 1970-01-01, proleptic Gregorian, via
+ * `Date.UTC`), never on a local `Date`, which is how off-by-one-day bugs around midnight and DST
+ * are avoided. Only `todayInTimeZone` looks at an instant, and it asks Intl for the calendar date
+ * in the named zone.
+ */
+
+/** A civil date written `YYYY-MM-DD` (four-digit year). */
+export type IsoDate = string;
+
+const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+
+export interface CivilDate {
+  year: number;
+  month: number; // 1..12
+  day: number; // 1..31
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** The parts of a valid date, or null (wrong shape, month 13, 30 February, ...). */
+export function parseIsoDate(value: string): CivilDate | null {
+  const match = ISO_DATE_PATTERN.exec(value);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { year, month, day };
+}
+
+export function isIsoDate(value: unknown): value is IsoDate {
+  return typeof value === 'string' && parseIsoDate(value) !== null;
+}
+
+function requireDate(value: IsoDate): CivilDate {
+  const parts = parseIsoDate(value);
+  if (!parts) throw new RangeError(`not a valid YYYY-MM-DD date: ${JSON.stringify(value)}`);
+  return parts;
+}
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+export function formatIsoDate({ year, month, day }: CivilDate): IsoDate {
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+}
+
+/** Days since 1970-01-01 (negative before). */
+export function toDayNumber(date: IsoDate): number {
+  const { year, month, day } = requireDate(date);
+  return Date.UTC(year, month - 1, day) / MS_PER_DAY;
+}
+
+export function fromDayNumber(dayNumber: number): IsoDate {
+  const instant = new Date(dayNumber * MS_PER_DAY);
+  return formatIsoDate({ year: instant.getUTCFullYear(), month: instant.getUTCMonth() + 1, day: instant.getUTCDate() });
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return fromDayNumber(toDayNumber(date) + days);
+}
+
+/**
+ * The same day-of-month `months` later (or earlier when negative); when that day does not exist
+ * in the target month, the month's last day (31 Aug + 6 months = 28/29 Feb; 29 Feb + 12 = 28 Feb).
+ * Each call clamps afresh, so chained calls can drift (31 Jan +1 +1 = 28 Mar); callers that need
+ * the n-th anniversary add n periods to the anchor in one call.
+ */
+export function addMonths(date: IsoDate, months: number): IsoDate {
+  const { year, month, day } = requireDate(date);
+  const monthIndex = year * 12 + (month - 1) + months;
+  const targetYear = Math.floor(monthIndex / 12);
+  const targetMonth = monthIndex - targetYear * 12 + 1;
+  return formatIsoDate({ year: targetYear, month: targetMonth, day: Math.min(day, daysInMonth(targetYear, targetMonth)) });
+}
+
+/** Calendar days from `from` to `to`: positive when `to` is later. */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return toDayNumber(to) - toDayNumber(from);
+}
+
+/** -1, 0 or 1. Valid `YYYY-MM-DD` strings order lexically, so no parsing is needed. */
+export function compareDates(a: IsoDate, b: IsoDate): -1 | 0 | 1 {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function maxDate(a: IsoDate, b: IsoDate): IsoDate {
+  return a >= b ? a : b;
+}
+
+/** 0 = Sunday ... 6 = Saturday. */
+export function dayOfWeek(date: IsoDate): number {
+  // 1970-01-01 was a Thursday (4).
+  return (((toDayNumber(date) + 4) % 7) + 7) % 7;
+}
+
+export function yearOf(date: IsoDate): number {
+  return requireDate(date).year;
+}
+
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = dateFormatters.get(timeZone);
+  if (!formatter) {
+    // Throws RangeError for an unknown zone, which is what a caller passing a bad zone deserves.
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    formatterFor(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar date at instant `now` in IANA zone `timeZone` (what "today" is at that office). */
+export function todayInTimeZone(timeZone: string, now: Date = new Date()): IsoDate {
+  const parts = formatterFor(timeZone).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
+  return formatIsoDate({ year: part('year'), month: part('month'), day: part('day') });
+}

@@ -1,0 +1,271 @@
+/**
+ * Maintenance deadlines (declarations of use, renewals, optional filings) for one mark, from the
+ * rule corpus, relative to an as-of date. Pure: the corpus is passed in, nothing is read here.
+ *
+ * Conventions (rules.json `notes`): the n-th occurrence of a rule is due at trigger +
+ * due_offset_months + (n-1) * recurring_every_months, clamped to the month's end; window_opens and
+ * grace_expiry are counted from that NOMINAL due date; only last days (due date, grace expiry)
+ * roll forward to a business day of the rule's calendar, and the reported `due_date` and
+ * `grace_expiry` are those rolled last days.
+ */
+import { rollLastDay } from './calendar';
+import { addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
+import {
+  calendarSpecFor,
+  normalizeJurisdictionCode,
+  type DeadlineFilingRoute,
+  type DeadlineRule,
+  type RuleCorpus,
+  type TriggerField,
+} from './rules';
+
+/**
+ * A deadline whose due date is at most this many days after the as-of date has status
+ * `due_soon` (once its window is open) and urgency `upcoming` or `critical`: about a quarter, the
+ * usual lead time a docketing team wants to instruct a client and collect use evidence.
+ */
+export const DUE_SOON_DAYS = 90;
+
+/**
+ * A deadline due within this many days has urgency `critical`; a deadline past its due date whose
+ * grace period ends within this many days has urgency `overdue`: a month is the least time in
+ * which a filing with evidence can still be prepared safely.
+ */
+export const CRITICAL_DAYS = 30;
+
+/** Statuses of a mark that is gone: no maintenance deadline applies any more. */
+export const DEAD_STATUSES: readonly string[] = ['abandoned', 'withdrawn', 'surrendered', 'refused', 'cancelled', 'invalidated', 'expired'];
+
+export type DeadlineStatus = 'future' | 'window_open' | 'due_soon' | 'in_grace' | 'missed';
+export type DeadlineUrgency = 'critical' | 'upcoming' | 'routine' | 'overdue' | 'in_grace' | 'missed';
+
+export type DeadlineInputDates = Partial<Record<TriggerField, IsoDate | null>>;
+
+export interface DeadlineInput extends DeadlineInputDates {
+  /** Jurisdiction code, any case; aliases EM, WIPO and UK are accepted. */
+  jurisdiction: string;
+  /** Default: the jurisdiction's own register (national, or regional for EU, madrid for WO). */
+  filing_route?: DeadlineFilingRoute | null;
+  /** Mark status (deadline-compute status values); default `registered`. */
+  status?: string | null;
+}
+
+export interface DeadlineOptions {
+  /** Default: today in the time zone of the jurisdiction's office (its calendar's zone). */
+  asOfDate?: IsoDate;
+  /** The instant "today" is taken from when asOfDate is absent; default the current time. */
+  now?: Date;
+  /** Only occurrences due within this many years after the as-of date are listed. */
+  horizonYears: number;
+  includeOptional: boolean;
+  /** Include deadlines whose grace period has ended (for a recurring rule, only the latest). */
+  includeMissed: boolean;
+}
+
+export interface ComputedDeadline {
+  type: string;
+  name: string;
+  jurisdiction_code: string;
+  trigger_date: IsoDate;
+  trigger_field: TriggerField;
+  window_opens: IsoDate | null;
+  due_date: IsoDate;
+  grace_expiry: IsoDate;
+  status: DeadlineStatus;
+  days_until_due: number;
+  days_until_grace_expiry: number;
+  urgency: DeadlineUrgency;
+  consequence_if_missed: string;
+  recurring: boolean;
+  optional: boolean;
+}
+
+export interface DeadlineComputation {
+  object: 'deadline_computation';
+  jurisdiction_code: string;
+  filing_route: DeadlineFilingRoute;
+  supported: boolean;
+  unsupported_reason: 'unsupported_jurisdiction' | null;
+  deadlines: ComputedDeadline[];
+}
+
+/** The nominal (un-rolled) dates of the n-th occurrence (n >= 1) of a rule for a trigger date. */
+export interface NominalOccurrence {
+  window_opens: IsoDate | null;
+  due_date: IsoDate;
+  grace_expiry: IsoDate;
+}
+
+export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occurrence: number): NominalOccurrence {
+  const dueDate = addMonths(triggerDate, rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0));
+  return {
+    window_opens: rule.window_opens_months_before_due === null ? null : addMonths(dueDate, -rule.window_opens_months_before_due),
+    due_date: dueDate,
+    grace_expiry: addMonths(dueDate, rule.grace_months),
+  };
+}
+
+interface JurisdictionRules {
+  rules: DeadlineRule[];
+  timeZone: string;
+}
+
+/** Rules grouped by jurisdiction, built once per corpus object. */
+const corpusIndexes = new WeakMap<RuleCorpus, Map<string, JurisdictionRules>>();
+
+function jurisdictionIndex(corpus: RuleCorpus): Map<string, JurisdictionRules> {
+  let index = corpusIndexes.get(corpus);
+  if (!index) {
+    index = new Map();
+    for (const rule of corpus.deadline_rules) {
+      const code = normalizeJurisdictionCode(rule.jurisdiction_code);
+      const entry = index.get(code) ?? { rules: [], timeZone: officeTimeZone(corpus, rule) };
+      entry.rules.push(rule);
+      index.set(code, entry);
+    }
+    corpusIndexes.set(corpus, index);
+  }
+  return index;
+}
+
+function officeTimeZone(corpus: RuleCorpus, rule: DeadlineRule): string {
+  const calendarZone = rule.holiday_calendar === null ? undefined : corpus.calendars[rule.holiday_calendar]?.time_zone;
+  const oppositionZone = corpus.opposition_rules.find((o) => o.jurisdiction_code === rule.jurisdiction_code)?.office_time_zone;
+  return calendarZone ?? oppositionZone ?? 'UTC';
+}
+
+/**
+ * National and regional both mean "the office's own register": a jurisdiction has rules for one
+ * of them (EU is regional), so either picks those. Without any, the madrid rules (WO) serve.
+ */
+function resolveRoute(rules: DeadlineRule[], requested: DeadlineFilingRoute | null | undefined): DeadlineFilingRoute {
+  if (requested === 'madrid') return 'madrid';
+  const routes = new Set(rules.map((rule) => rule.filing_route));
+  if (routes.has('national')) return 'national';
+  if (routes.has('regional')) return 'regional';
+  if (!requested && routes.has('madrid')) return 'madrid';
+  return requested ?? 'national';
+}
+
+function firstPresent(input: DeadlineInputDates, fields: readonly TriggerField[]): { field: TriggerField; date: IsoDate } | null {
+  for (const field of fields) {
+    const date = input[field];
+    if (date) return { field, date };
+  }
+  return null;
+}
+
+function isApplicable(rule: DeadlineRule, input: DeadlineInputDates, triggerDate: IsoDate): boolean {
+  if (rule.applicable_from_date === null && rule.applicable_until_date === null) return true;
+  const comparisonDate = rule.applicability_fields === null ? triggerDate : firstPresent(input, rule.applicability_fields)?.date;
+  if (comparisonDate === undefined) return false;
+  if (rule.applicable_from_date !== null && comparisonDate < rule.applicable_from_date) return false;
+  return rule.applicable_until_date === null || comparisonDate <= rule.applicable_until_date;
+}
+
+function statusOf(asOf: IsoDate, windowOpens: IsoDate | null, dueDate: IsoDate, graceExpiry: IsoDate, daysUntilDue: number): DeadlineStatus {
+  if (asOf > graceExpiry) return 'missed';
+  if (asOf > dueDate) return 'in_grace';
+  if (windowOpens !== null && asOf < windowOpens) return 'future';
+  return daysUntilDue <= DUE_SOON_DAYS ? 'due_soon' : 'window_open';
+}
+
+function urgencyOf(status: DeadlineStatus, daysUntilDue: number, daysUntilGraceExpiry: number): DeadlineUrgency {
+  if (status === 'missed') return 'missed';
+  if (status === 'in_grace') return daysUntilGraceExpiry <= CRITICAL_DAYS ? 'overdue' : 'in_grace';
+  if (daysUntilDue <= CRITICAL_DAYS) return 'critical';
+  return daysUntilDue <= DUE_SOON_DAYS ? 'upcoming' : 'routine';
+}
+
+/** Guards against a pathological corpus entry; 100 occurrences of a 10-year rule span 1,000 years. */
+const MAX_OCCURRENCES = 100;
+
+function deadlinesForRule(
+  corpus: RuleCorpus,
+  rule: DeadlineRule,
+  trigger: { field: TriggerField; date: IsoDate },
+  asOf: IsoDate,
+  horizonEnd: IsoDate,
+  includeMissed: boolean,
+): ComputedDeadline[] {
+  const calendar = rule.holiday_calendar === null ? null : calendarSpecFor(corpus, rule.holiday_calendar);
+  const recurring = rule.recurring_every_months !== null;
+  const live: ComputedDeadline[] = [];
+  let latestMissed: ComputedDeadline | null = null;
+  for (let occurrence = 1; occurrence <= (recurring ? MAX_OCCURRENCES : 1); occurrence += 1) {
+    const nominal = nominalOccurrence(rule, trigger.date, occurrence);
+    if (nominal.due_date > horizonEnd) break;
+    const dueDate = rollLastDay(nominal.due_date, calendar, asOf).date;
+    const graceExpiry = rollLastDay(nominal.grace_expiry, calendar, asOf).date;
+    const daysUntilDue = daysBetween(asOf, dueDate);
+    const daysUntilGraceExpiry = daysBetween(asOf, graceExpiry);
+    const status = statusOf(asOf, nominal.window_opens, dueDate, graceExpiry, daysUntilDue);
+    const deadline: ComputedDeadline = {
+      type: rule.type,
+      name: rule.name,
+      jurisdiction_code: rule.jurisdiction_code,
+      trigger_date: trigger.date,
+      trigger_field: trigger.field,
+      window_opens: nominal.window_opens,
+      due_date: dueDate,
+      grace_expiry: graceExpiry,
+      status,
+      days_until_due: daysUntilDue,
+      days_until_grace_expiry: daysUntilGraceExpiry,
+      urgency: urgencyOf(status, daysUntilDue, daysUntilGraceExpiry),
+      consequence_if_missed: rule.consequence_if_missed,
+      recurring,
+      optional: rule.optional,
+    };
+    if (status === 'missed') latestMissed = deadline;
+    else live.push(deadline);
+  }
+  return includeMissed && latestMissed !== null ? [latestMissed, ...live] : live;
+}
+
+function byDueDate(a: ComputedDeadline, b: ComputedDeadline): number {
+  return a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : 0;
+}
+
+export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, options: DeadlineOptions): DeadlineComputation {
+  const jurisdictionCode = normalizeJurisdictionCode(input.jurisdiction);
+  const entry = jurisdictionIndex(corpus).get(jurisdictionCode);
+  if (!entry) {
+    return {
+      object: 'deadline_computation',
+      jurisdiction_code: jurisdictionCode,
+      filing_route: input.filing_route ?? 'national',
+      supported: false,
+      unsupported_reason: 'unsupported_jurisdiction',
+      deadlines: [],
+    };
+  }
+  const route = resolveRoute(entry.rules, input.filing_route);
+  const computation: DeadlineComputation = {
+    object: 'deadline_computation',
+    jurisdiction_code: jurisdictionCode,
+    filing_route: route,
+    supported: true,
+    unsupported_reason: null,
+    deadlines: [],
+  };
+  const status = input.status ?? 'registered';
+  if (DEAD_STATUSES.includes(status)) return computation;
+
+  const asOf = options.asOfDate ?? todayInTimeZone(entry.timeZone, options.now);
+  const horizonEnd = addMonths(asOf, 12 * options.horizonYears);
+  for (const rule of entry.rules) {
+    if (rule.filing_route !== route || !rule.applies_to_statuses.includes(status)) continue;
+    if (rule.optional && !options.includeOptional) continue;
+    const trigger = firstPresent(input, [rule.trigger_field, ...rule.trigger_fallbacks]);
+    if (trigger === null || !isApplicable(rule, input, trigger.date)) continue;
+    computation.deadlines.push(...deadlinesForRule(corpus, rule, trigger, asOf, horizonEnd, options.includeMissed));
+  }
+  computation.deadlines.sort(byDueDate);
+  return computation;
+}
+
+/** One computation per item, in input order (the POST /v1/deadlines/compute body). */
+export function computeDeadlinesBatch(corpus: RuleCorpus, items: readonly DeadlineInput[], options: DeadlineOptions): DeadlineComputation[] {
+  return items.map((item) => computeDeadlines(corpus, item, options));
+}
