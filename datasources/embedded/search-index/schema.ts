@@ -1,0 +1,123 @@
+/**
+ * The SQLite tables behind one search index:
+ * - `si_<index>`: one row per document. `seq` is the rowid (AUTOINCREMENT, so never reused) and
+ *   doubles as the first-indexed sequence: a snapshot is then a rowid range, and the FTS and side
+ *   tables key on it. `id` is the unique public ID. One typed column per scalar non-text field.
+ * - `si_<index>__<field>`: one per array field, rows `(doc_seq, value)`, indexed both ways.
+ * - `si_<index>__substr`: FTS5 trigram table over the text fields (substring matching).
+ * - `si_<index>__words`: FTS5 unicode61 table with 1- and 2-character prefix indexes, serving the
+ *   short terms the trigram table cannot match.
+ * Both FTS tables are contentless (the text lives in the DocumentStore), with contentless_delete
+ * so documents can be replaced and removed.
+ */
+import type Database from 'better-sqlite3';
+import type { IndexDefinition, IndexFieldKind } from '../../ports';
+import { assertValidDefinition, textFieldNames } from '../../search-query-rules';
+
+export interface IndexLayout {
+  definition: IndexDefinition;
+  mainTable: string;
+  /** Scalar non-text fields: columns of the main table. */
+  scalarFields: string[];
+  /** Array non-text fields: one side table each. */
+  arrayFields: string[];
+  /** Text fields, in FTS column order. */
+  textFields: string[];
+  substringTable: string;
+  wordTable: string;
+  sideTable(field: string): string;
+}
+
+const DEFINITIONS_TABLE = 'si__definitions';
+
+const COLUMN_TYPES: Record<IndexFieldKind, string> = {
+  keyword: 'TEXT',
+  date: 'TEXT',
+  text: 'TEXT',
+  number: 'REAL',
+  boolean: 'INTEGER',
+};
+
+export function layoutFor(definition: IndexDefinition): IndexLayout {
+  assertValidDefinition(definition);
+  const mainTable = `si_${definition.name}`;
+  const nonText = Object.keys(definition.fields).filter((name) => definition.fields[name]!.kind !== 'text');
+  return {
+    definition,
+    mainTable,
+    scalarFields: nonText.filter((name) => !definition.fields[name]!.array),
+    arrayFields: nonText.filter((name) => definition.fields[name]!.array),
+    textFields: textFieldNames(definition),
+    substringTable: `${mainTable}__substr`,
+    wordTable: `${mainTable}__words`,
+    sideTable: (field) => `${mainTable}__${field}`,
+  };
+}
+
+function creationStatements(layout: IndexLayout): string[] {
+  const { definition, mainTable } = layout;
+  const columns = layout.scalarFields.map((name) => `${name} ${COLUMN_TYPES[definition.fields[name]!.kind]}`);
+  const statements = [
+    `CREATE TABLE ${mainTable} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE${columns.map((c) => `, ${c}`).join('')})`,
+  ];
+  for (const name of layout.scalarFields) {
+    const spec = definition.fields[name]!;
+    // Booleans split the table in two halves; an index on them would only mislead the planner.
+    if (spec.kind === 'boolean') continue;
+    // Sortable columns carry the id tiebreaker so `ORDER BY field, id` reads the index in order.
+    const indexed = spec.sortable ? `${name}, id` : name;
+    statements.push(`CREATE INDEX ${mainTable}_${name} ON ${mainTable} (${indexed})`);
+  }
+  for (const name of layout.arrayFields) {
+    const side = layout.sideTable(name);
+    const valueType = COLUMN_TYPES[definition.fields[name]!.kind];
+    statements.push(
+      `CREATE TABLE ${side} (doc_seq INTEGER NOT NULL, value ${valueType} NOT NULL, PRIMARY KEY (doc_seq, value)) WITHOUT ROWID`,
+      `CREATE INDEX ${side}_value ON ${side} (value, doc_seq)`,
+    );
+  }
+  if (layout.textFields.length > 0) {
+    const ftsColumns = layout.textFields.join(', ');
+    statements.push(
+      `CREATE VIRTUAL TABLE ${layout.substringTable} USING fts5(${ftsColumns}, ` +
+        `tokenize='trigram case_sensitive 0 remove_diacritics 1', content='', contentless_delete=1)`,
+      `CREATE VIRTUAL TABLE ${layout.wordTable} USING fts5(${ftsColumns}, ` +
+        `tokenize='unicode61 remove_diacritics 2', prefix='1 2', detail='column', content='', contentless_delete=1)`,
+    );
+  }
+  return statements;
+}
+
+function dropStatements(layout: IndexLayout): string[] {
+  return [
+    `DROP TABLE IF EXISTS ${layout.mainTable}`,
+    ...layout.arrayFields.map((name) => `DROP TABLE IF EXISTS ${layout.sideTable(name)}`),
+    `DROP TABLE IF EXISTS ${layout.substringTable}`,
+    `DROP TABLE IF EXISTS ${layout.wordTable}`,
+  ];
+}
+
+/**
+ * Creates the tables of a definition. When a different definition of the same index was stored,
+ * its tables are dropped and recreated empty: the index is derived data (contentless FTS cannot
+ * be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
+ */
+export function ensureTables(db: Database.Database, layout: IndexLayout): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
+  const wanted = JSON.stringify(layout.definition);
+  const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
+    | { definition: string }
+    | undefined;
+  if (row?.definition === wanted) return;
+  db.transaction(() => {
+    if (row) {
+      const previous = layoutFor(JSON.parse(row.definition) as IndexDefinition);
+      dropStatements(previous).forEach((sql) => db.exec(sql));
+    }
+    creationStatements(layout).forEach((sql) => db.exec(sql));
+    db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(
+      layout.definition.name,
+      wanted,
+    );
+  })();
+}

@@ -1,0 +1,95 @@
+/**
+ * Writes documents into the tables of one index with prepared statements. Callers run each
+ * `upsert`/`remove` batch inside one transaction.
+ */
+import type Database from 'better-sqlite3';
+import type { IndexDocument } from '../../ports';
+import { assertValidDocument } from '../../search-query-rules';
+import type { IndexLayout } from './schema';
+
+type SqlValue = string | number | null;
+
+export interface IndexWriter {
+  upsert(docs: readonly IndexDocument[]): void;
+  remove(ids: readonly string[]): void;
+  /** Highest sequence ever assigned in this index (0 before the first upsert). */
+  currentSequence(): number;
+}
+
+function toSqlValue(value: string | number | boolean): SqlValue {
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+function listOf(value: IndexDocument[string]): Array<string | number> {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value as string | number];
+}
+
+/** Text of a text field as one FTS column value; array values become separate lines. */
+function textOf(value: IndexDocument[string]): string | null {
+  const values = listOf(value);
+  return values.length === 0 ? null : values.join('\n');
+}
+
+export function createIndexWriter(db: Database.Database, layout: IndexLayout): IndexWriter {
+  const { mainTable, scalarFields, arrayFields, textFields } = layout;
+  const columns = ['id', ...scalarFields];
+  // Look up first rather than INSERT ... ON CONFLICT: an upsert would burn an AUTOINCREMENT value.
+  const findSeq = db.prepare(`SELECT seq FROM ${mainTable} WHERE id = ?`).pluck();
+  const insertMain = db
+    .prepare(`INSERT INTO ${mainTable} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING seq`)
+    .pluck();
+  const updateMain =
+    scalarFields.length > 0 ? db.prepare(`UPDATE ${mainTable} SET ${scalarFields.map((f) => `${f} = ?`).join(', ')} WHERE seq = ?`) : null;
+  const removeMain = db.prepare(`DELETE FROM ${mainTable} WHERE id = ? RETURNING seq`).pluck();
+  const sequence = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = ?`).pluck();
+  const sideStatements = arrayFields.map((field) => ({
+    field,
+    clear: db.prepare(`DELETE FROM ${layout.sideTable(field)} WHERE doc_seq = ?`),
+    add: db.prepare(`INSERT OR IGNORE INTO ${layout.sideTable(field)} (doc_seq, value) VALUES (?, ?)`),
+  }));
+  const ftsTables = textFields.length > 0 ? [layout.substringTable, layout.wordTable] : [];
+  const ftsColumns = ['rowid', ...textFields];
+  const ftsStatements = ftsTables.map((table) => ({
+    insert: db.prepare(`INSERT INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`),
+    replace: db.prepare(
+      `INSERT OR REPLACE INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`,
+    ),
+    remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
+  }));
+
+  function currentSequence(): number {
+    return (sequence.get(mainTable) as number | undefined) ?? 0;
+  }
+
+  function upsert(docs: readonly IndexDocument[]): void {
+    for (const doc of docs) {
+      assertValidDocument(layout.definition, doc);
+      const scalars = scalarFields.map((field) => {
+        const value = doc[field];
+        return value === undefined || value === null ? null : toSqlValue(value as string | number | boolean);
+      });
+      const existing = findSeq.get(doc.id) as number | undefined;
+      const isNew = existing === undefined;
+      const seq = isNew ? (insertMain.get(doc.id, ...scalars) as number) : existing;
+      if (!isNew) updateMain?.run(...scalars, seq);
+      for (const side of sideStatements) {
+        if (!isNew) side.clear.run(seq);
+        for (const value of listOf(doc[side.field])) side.add.run(seq, toSqlValue(value));
+      }
+      const texts = textFields.map((field) => textOf(doc[field]));
+      for (const fts of ftsStatements) (isNew ? fts.insert : fts.replace).run(seq, ...texts);
+    }
+  }
+
+  function remove(ids: readonly string[]): void {
+    for (const id of ids) {
+      const seq = removeMain.get(id) as number | undefined;
+      if (seq === undefined) continue;
+      sideStatements.forEach((side) => side.clear.run(seq));
+      ftsStatements.forEach((fts) => fts.remove.run(seq));
+    }
+  }
+
+  return { upsert, remove, currentSequence };
+}
