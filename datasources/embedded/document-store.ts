@@ -1,0 +1,169 @@
+/**
+ * The embedded DocumentStore: SQLite through better-sqlite3, one connection per store, one table
+ * per collection, MongoDB's query subset translated to SQL over JSON (see document-store/).
+ *
+ * The database runs in WAL mode with a busy timeout, because another process (the `marque` CLI)
+ * may write the same file while the server runs; each process sees the other's commits. Every
+ * write appends to the `_changes` table in its own transaction, which is the change feed.
+ */
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { DependencyUnavailableError, UnsupportedQueryError } from '../ports';
+import type { ChangeBatch, Collection, DocumentStore, IndexSpec, StoredDocument } from '../ports';
+import { ArrayPathRegistry } from './document-store/array-paths';
+import { ChangeFeed } from './document-store/change-feed';
+import { EmbeddedCollection } from './document-store/collection';
+import type { StoreInternals } from './document-store/collection';
+import type { SqlParam } from './document-store/filter-to-sql';
+import { parseQueryPath } from './document-store/query-subset';
+import { TransactionGate } from './document-store/transaction-gate';
+
+export interface EmbeddedDocumentStoreOptions {
+  /** Database file, or ':memory:'. */
+  path: string;
+  /** When given, only writes to these collections produce change-feed rows (default: all). */
+  feedCollections?: readonly string[];
+  /** How long a write waits for another process's write lock before failing (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/** Statements are cached by SQL text; past this many distinct texts the cache starts over. */
+const STATEMENT_CACHE_LIMIT = 500;
+const COLLECTION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+export function createEmbeddedDocumentStore(options: EmbeddedDocumentStoreOptions): DocumentStore {
+  return new EmbeddedDocumentStore(options);
+}
+
+class EmbeddedDocumentStore implements DocumentStore {
+  private readonly db: Database.Database;
+  private readonly internals: StoreInternals;
+  private readonly statements = new Map<string, Statement<SqlParam[]>>();
+  private readonly createdTables = new Set<string>();
+  private readonly feed: ChangeFeed;
+  private readonly gate = new TransactionGate();
+
+  constructor(options: EmbeddedDocumentStoreOptions) {
+    this.db = new Database(options.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.
+    this.db.pragma('synchronous = NORMAL');
+    this.feed = new ChangeFeed(this.db, options.feedCollections);
+    const immediate = this.db.transaction((writes: () => unknown) => writes()).immediate;
+    this.internals = {
+      db: this.db,
+      ensureTable: (name) => this.ensureTable(name),
+      statement: (sql) => this.statement(sql),
+      arrayPaths: new ArrayPathRegistry(this.db),
+      feed: this.feed,
+      gate: this.gate,
+      write: <R>(writes: () => R): R => {
+        const result = withBusyAsUnavailable(() => immediate(writes) as R);
+        if (!this.db.inTransaction) this.feed.committed();
+        return result;
+      },
+    };
+  }
+
+  collection<T extends StoredDocument>(name: string): Collection<T> {
+    if (!COLLECTION_NAME.test(name) || name.toLowerCase().startsWith('sqlite')) {
+      throw new UnsupportedQueryError(`Invalid collection name "${name}": use [A-Za-z][A-Za-z0-9_]*, not starting with "sqlite".`);
+    }
+    return new EmbeddedCollection<T>(name, this.internals);
+  }
+
+  private ensureTable(name: string): void {
+    if (this.createdTables.has(name)) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (_id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    this.createdTables.add(name);
+  }
+
+  /** One expression index per spec over `json_extract(doc, '$.path')`; useful for scalar paths only. */
+  async ensureIndexes(specs: readonly IndexSpec[]): Promise<void> {
+    await this.gate.waitOutside();
+    for (const spec of specs) {
+      this.collection(spec.collection);
+      this.ensureTable(spec.collection);
+      const paths = spec.paths.filter((path) => path !== '_id');
+      if (paths.length === 0) continue;
+      const columns = paths.map((path) => `json_extract(doc, '$.${parseQueryPath(path).join('.')}')`).join(', ');
+      const name = `${spec.collection}__${paths.map((path) => path.replace(/\./g, '_')).join('__')}${spec.unique ? '__unique' : ''}`;
+      this.db.exec(`CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${spec.collection}" (${columns})`);
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE … COMMIT around async work, on the store's one connection. See
+   * TransactionGate for the limitation: other operations on this store wait while it is open,
+   * and another process's writes wait (up to the busy timeout) for its lock.
+   */
+  transaction<R>(work: () => Promise<R>): Promise<R> {
+    return this.gate.run(work, {
+      begin: () => withBusyAsUnavailable(() => this.db.exec('BEGIN IMMEDIATE')),
+      commit: () => {
+        try {
+          this.db.exec('COMMIT');
+        } catch (error) {
+          this.rollback();
+          throw error;
+        }
+        this.feed.committed();
+      },
+      rollback: () => this.rollback(),
+    });
+  }
+
+  async readChanges(after: string | null, limit: number, collections?: readonly string[]): Promise<ChangeBatch> {
+    await this.gate.waitOutside();
+    return this.feed.read(after, limit, collections);
+  }
+
+  async waitForChanges(after: string | null, timeoutMs: number): Promise<void> {
+    await this.gate.waitOutside();
+    return this.feed.wait(after, timeoutMs);
+  }
+
+  async latestPosition(): Promise<string | null> {
+    await this.gate.waitOutside();
+    return this.feed.latest();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    this.feed.close();
+    this.db.close();
+  }
+
+  private rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    // Tables created inside the transaction are gone again.
+    this.createdTables.clear();
+    this.feed.rolledBack();
+  }
+
+  private statement(sql: string): Statement<SqlParam[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= STATEMENT_CACHE_LIMIT) this.statements.clear();
+      statement = this.db.prepare<SqlParam[]>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** SQLITE_BUSY means another process held the write lock past the busy timeout. */
+function withBusyAsUnavailable<R>(run: () => R): R {
+  try {
+    return run();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
+      throw new DependencyUnavailableError('database', 'The database is locked by another writer; try again.');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * One collection of the embedded DocumentStore: a table `(_id TEXT PRIMARY KEY, doc TEXT)`
+ * holding each document as JSON. Writes read, change and write back documents in JavaScript
+ * inside one transaction, and append their change-feed rows in that same transaction.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { Collection, Filter, FindOptions, StoredDocument, Update, UpdateOptions, UpdateResult } from '../../ports';
+import { UnsupportedQueryError } from '../../ports';
+import type { ArrayPathRegistry } from './array-paths';
+import type { ChangeFeed } from './change-feed';
+import { compileFilter, compileSort } from './filter-to-sql';
+import type { SqlFragment, SqlParam } from './filter-to-sql';
+import { parseFilter, parseSort, parseUpdate, validatePaging } from './query-subset';
+import type { FilterNode, ParsedUpdate } from './query-subset';
+import type { TransactionGate } from './transaction-gate';
+import { applyUpdate, buildUpsertDocument } from './update-apply';
+
+/** What a collection needs from its store; one per store, shared by all its collections. */
+export interface StoreInternals {
+  db: Database;
+  /** Creates the collection's table unless this store already did (since the last rollback). */
+  ensureTable(collection: string): void;
+  /** A prepared statement for `sql`, cached per store. */
+  statement(sql: string): Statement<SqlParam[]>;
+  arrayPaths: ArrayPathRegistry;
+  feed: ChangeFeed;
+  gate: TransactionGate;
+  /** Runs synchronous writes in one immediate transaction (a savepoint inside an open one). */
+  write<R>(writes: () => R): R;
+}
+
+interface MatchedRow {
+  _id: string;
+  doc: string;
+}
+
+export class EmbeddedCollection<T extends StoredDocument> implements Collection<T> {
+  private readonly quotedName: string;
+
+  constructor(
+    readonly name: string,
+    private readonly store: StoreInternals,
+  ) {
+    this.quotedName = `"${name}"`;
+  }
+
+  /** The quoted table name, creating the table first when needed (a rolled-back transaction may have dropped it). */
+  private get table(): string {
+    this.store.ensureTable(this.name);
+    return this.quotedName;
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    const [document] = await this.find(filter, { limit: 1 });
+    return document ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const where = this.where(parseFilter(filter));
+    validatePaging(options.limit, options.skip);
+    const order = compileSort(parseSort(options.sort), this.isArrayPath());
+    // MongoDB reads limit 0 as "no limit"; SQLite spells that -1.
+    const limit = options.limit ? options.limit : -1;
+    await this.store.gate.waitOutside();
+    const sql = `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const rows = this.store.statement(sql).pluck().all(...where.params, limit, options.skip ?? 0) as string[];
+    return rows.map((json) => JSON.parse(json) as T);
+  }
+
+  async findByIds(ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    await this.store.gate.waitOutside();
+    const sql = `SELECT doc FROM ${this.table} WHERE _id IN (SELECT value FROM json_each(?))`;
+    const rows = this.store.statement(sql).pluck().all(JSON.stringify(ids)) as string[];
+    return rows.map((json) => JSON.parse(json) as T);
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    const where = this.where(parseFilter(filter));
+    await this.store.gate.waitOutside();
+    return this.store.statement(`SELECT COUNT(*) FROM ${this.table} WHERE ${where.sql}`).pluck().get(...where.params) as number;
+  }
+
+  async insertOne(document: T): Promise<void> {
+    await this.insertMany([document]);
+  }
+
+  async insertMany(documents: readonly T[]): Promise<void> {
+    documents.forEach(requireStringId);
+    await this.store.gate.waitOutside();
+    const insert = this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`);
+    this.store.write(() => {
+      for (const document of documents) {
+        const json = JSON.stringify(document);
+        insert.run(document._id, json);
+        this.recordWritten('insert', document, json);
+      }
+    });
+  }
+
+  async replaceOne(document: T): Promise<void> {
+    requireStringId(document);
+    await this.store.gate.waitOutside();
+    this.store.write(() => {
+      const existing = this.store.statement(`SELECT doc FROM ${this.table} WHERE _id = ?`).pluck().get(document._id) as string | undefined;
+      const json = JSON.stringify(document);
+      if (existing === json) return;
+      this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`).run(document._id, json);
+      this.recordWritten(existing === undefined ? 'insert' : 'replace', document, json);
+    });
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update(parseFilter(filter), parseUpdate(update), 1, options.upsert === true);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.update(parseFilter(filter), parseUpdate(update), -1, false);
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.delete(parseFilter(filter), 1);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.delete(parseFilter(filter), -1);
+  }
+
+  private async update(filter: FilterNode, update: ParsedUpdate, limit: number, upsert: boolean): Promise<UpdateResult> {
+    await this.store.gate.waitOutside();
+    return this.store.write(() => {
+      const where = this.where(filter);
+      const matched = this.store
+        .statement(`SELECT _id, doc FROM ${this.table} WHERE ${where.sql} LIMIT ?`)
+        .all(...where.params, limit) as MatchedRow[];
+      if (matched.length === 0 && upsert) {
+        const document = buildUpsertDocument(filter, update);
+        const json = JSON.stringify(document);
+        this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(document._id, json);
+        this.recordWritten('insert', document, json);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: document._id };
+      }
+      const write = this.store.statement(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`);
+      let modifiedCount = 0;
+      for (const row of matched) {
+        const updated = applyUpdate(JSON.parse(row.doc) as StoredDocument, update, false);
+        const json = JSON.stringify(updated);
+        if (json === row.doc) continue;
+        write.run(json, row._id);
+        this.recordWritten('update', updated, json);
+        modifiedCount++;
+      }
+      return { matchedCount: matched.length, modifiedCount, upsertedId: null };
+    });
+  }
+
+  private async delete(filter: FilterNode, limit: number): Promise<number> {
+    await this.store.gate.waitOutside();
+    return this.store.write(() => {
+      const where = this.where(filter);
+      const sql = `DELETE FROM ${this.table} WHERE _id IN (SELECT _id FROM ${this.table} WHERE ${where.sql} LIMIT ?) RETURNING _id`;
+      const deleted = this.store.statement(sql).pluck().all(...where.params, limit) as string[];
+      for (const id of deleted) this.store.feed.append(this.name, 'delete', id, null);
+      return deleted.length;
+    });
+  }
+
+  private recordWritten(operation: 'insert' | 'update' | 'replace', document: StoredDocument, json: string): void {
+    this.store.arrayPaths.record(this.name, document);
+    this.store.feed.append(this.name, operation, document._id, json);
+  }
+
+  private where(filter: FilterNode): SqlFragment {
+    return compileFilter(filter, this.isArrayPath());
+  }
+
+  private isArrayPath(): (path: string) => boolean {
+    return this.store.arrayPaths.arrayPathsOf(this.name);
+  }
+}
+
+function requireStringId(document: StoredDocument): void {
+  if (typeof document !== 'object' || document === null || typeof document._id !== 'string' || document._id === '') {
+    throw new UnsupportedQueryError('Every stored document needs a non-empty string _id.');
+  }
+}
