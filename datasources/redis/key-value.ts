@@ -2,7 +2,9 @@
  * KeyValue on Redis (node-redis v5). The atomic operations are Lua scripts (scripts.ts). The
  * client never queues commands while disconnected: they fail at once as
  * DependencyUnavailableError('cache') (→ 503), and the client keeps reconnecting in the
- * background so service resumes by itself when Redis is back.
+ * background so service resumes by itself when Redis is back. A server that accepts commands but
+ * stops answering (paused, or a silently dropped connection) fails calls after `timeoutMs`:
+ * node-redis's own command timeout only covers the wait before the command is written.
  *
  * Each kind of entry has its own key namespace under `keyPrefix`, so a window, a counter, an
  * idempotency record and a plain key may share a name without clashing (as in the embedded adapter).
@@ -64,7 +66,6 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: timeoutMs },
     socket: {
       connectTimeout: timeoutMs,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS),
@@ -90,13 +91,20 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     client.once('error', settle);
   });
 
+  /** Runs one Redis call, turning unreachability and a late reply into DependencyUnavailableError. */
   async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
-      return await operation();
+      return await Promise.race([operation(), deadline]);
     } catch (error) {
       if (!isUnavailability(error)) throw error;
       const reason = error instanceof Error && error.message !== '' ? error.message : lastError;
       throw new DependencyUnavailableError('cache', `Redis is unavailable: ${reason}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -237,8 +245,12 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
 
     async close() {
       if (!client.isOpen) return;
-      if (client.isReady) await client.close();
-      else client.destroy();
+      if (!client.isReady) {
+        client.destroy();
+        return;
+      }
+      // Lets in-flight replies arrive; a server that stopped answering must not hold the process.
+      await guarded(() => client.close()).catch(() => client.unref());
     },
   };
 }

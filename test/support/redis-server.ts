@@ -16,6 +16,10 @@ export interface TestRedisServer {
   kill(): Promise<void>;
   /** Starts the server again on the same port and waits until it answers. */
   restart(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open but nothing is answered. */
+  pause(): Promise<void>;
+  /** Thaws a paused process (SIGCONT). */
+  resume(): Promise<void>;
 }
 
 const STARTUP_TIMEOUT_MS = 5_000;
@@ -125,6 +129,11 @@ export async function spawnRedisServer(): Promise<TestRedisServer | null> {
     await exited(running);
   };
 
+  const signal = async (name: NodeJS.Signals): Promise<void> => {
+    if (child === null) throw new Error('redis-server is not running');
+    child.kill(name);
+  };
+
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -137,15 +146,24 @@ export async function spawnRedisServer(): Promise<TestRedisServer | null> {
       await halt('SIGKILL');
       await start();
     },
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
   };
 }
 
-/** REDIS_URL when set (kill and restart then reject), else a spawned server, else null. */
+/** REDIS_URL when set (kill, restart, pause and resume then reject), else a spawned server, else null. */
 export async function startRedisServer(): Promise<TestRedisServer | null> {
   const external = externalRedisUrl();
   if (external === null) return spawnRedisServer();
   const uncontrollable = async (): Promise<void> => {
     throw new Error('an external REDIS_URL server cannot be killed or restarted by tests');
   };
-  return { url: external, stop: async () => undefined, kill: uncontrollable, restart: uncontrollable };
+  return {
+    url: external,
+    stop: async () => undefined,
+    kill: uncontrollable,
+    restart: uncontrollable,
+    pause: uncontrollable,
+    resume: uncontrollable,
+  };
 }

@@ -91,6 +91,22 @@ if (canSpawnRedisServer()) {
       expect(decision.allowed).to.equal(true);
     });
 
+    it('rejects with DependencyUnavailableError after timeoutMs when Redis stops answering', async () => {
+      const impatient = await createRedisKeyValue({ url: server.url, timeoutMs: 300 });
+      try {
+        await impatient.ping();
+        await server.pause();
+        try {
+          await expectUnavailableWithin(() => impatient.consumeWindows(OUTAGE_WINDOW, 1, Date.now()), 1_000);
+        } finally {
+          await server.resume();
+        }
+        await untilAnswering(impatient, 2_000);
+      } finally {
+        await impatient.close();
+      }
+    });
+
     it('starts while Redis is down, rejecting quickly, and serves once Redis is up', async () => {
       await server.kill();
       const startedAt = Date.now();
