@@ -178,6 +178,8 @@ export type SearchFilter =
   | { field: string; op: 'in'; values: ReadonlyArray<string | number> }
   | { field: string; op: 'range'; gt?: string | number; gte?: string | number; lt?: string | number; lte?: string | number }
   | { field: string; op: 'exists'; value: boolean }
+  /** Full-text match of `text` against one `text` field (fuzzy like the main text query; no effect on score). */
+  | { field: string; op: 'match'; text: string }
   /** Any of the nested filters (used for "owner_publicly_traded=false" style negations too). */
   | { op: 'or'; filters: SearchFilter[] }
   | { op: 'not'; filter: SearchFilter };

@@ -1,0 +1,180 @@
+/**
+ * The `marque` command line: serve, worker, seed, orgs, keys. Every command honours
+ * MARQUE_DATA_DIR and works while a server runs on the same directory (SQLite in WAL mode).
+ */
+import { parseArgs } from 'node:util';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isKnownScope } from '../domain/scopes';
+import { parseTimestamp } from '../domain/validation';
+import { createApiKey } from '../resolvers/accounts/api-keys';
+import { createOrganization, findOrganization, PLAN_NAMES } from '../resolvers/accounts/organizations';
+import { SearchIndexer } from '../workers/indexer';
+import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters } from './compose';
+import { ConfigError, readConfig, type Config } from './config';
+import { createDemoAccount, isEmptyStore, seedAndIndex } from './demo';
+import type { PlanName } from '../domain/records';
+
+const USAGE = `Usage: marque <command> [options]
+
+  serve                                   run the API (and its workers) on HOST:PORT
+  worker indexer                          run the search indexer alone
+  seed --marks N [--seed S]               fill an empty store with N generated marks and index them
+  orgs create --name NAME [--plan beta]   create an organization (prints JSON)
+  keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
+                                          create an API key (prints JSON with the secret, shown once)
+
+Environment: HOST, PORT, MARQUE_DATA_DIR (default ./data), MONGODB_URL, ELASTICSEARCH_URL, REDIS_URL.`;
+
+class UsageError extends Error {}
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+function positiveInt(name: string, raw: string | undefined, fallback?: number): number {
+  if (raw === undefined) {
+    if (fallback === undefined) throw new UsageError(`--${name} is required`);
+    return fallback;
+  }
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a non-negative integer (got '${raw}')`);
+  return Number(raw);
+}
+
+function required(name: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function directorySize(dir: string): number {
+  return readdirSync(dir).reduce((sum, name) => {
+    const stat = statSync(join(dir, name));
+    return sum + (stat.isDirectory() ? directorySize(join(dir, name)) : stat.size);
+  }, 0);
+}
+
+async function withAdapters<T>(config: Config, work: (adapters: Adapters) => Promise<T>): Promise<T> {
+  const adapters = await openAdapters(config);
+  try {
+    return await work(adapters);
+  } finally {
+    await closeAdapters(adapters);
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const adapters = await openAdapters(config);
+  const log = config.logLevel === 'silent' ? () => undefined : (line: string) => err(line);
+  if (config.demoMarks > 0 && (await isEmptyStore(adapters.store))) {
+    log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
+    const indexer = new SearchIndexer(adapters.store, adapters.search);
+    const report = await seedAndIndex(adapters.store, indexer, config.demoMarks, config.demoSeed, log);
+    log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
+    const secret = await createDemoAccount(adapters.store, config.dataDir);
+    process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, 'demo-key.txt')}):\n\n  ${secret}\n\n`);
+  }
+  const server = await createServer(adapters, cursorSecret(config), { log: (message, error) => err(`${message}: ${String(error)}`) });
+  const address = await server.app.listen({ host: config.host, port: config.port });
+  log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
+  const stop = async () => {
+    await server.close();
+    await closeAdapters(adapters);
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function runIndexerWorker(config: Config): Promise<void> {
+  const adapters = await openAdapters(config);
+  const indexer = new SearchIndexer(adapters.store, adapters.search);
+  await indexer.ensureIndexes();
+  indexer.start();
+  err('marque: indexer running; Ctrl-C to stop');
+  const stop = async () => {
+    await indexer.stop();
+    await closeAdapters(adapters);
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function seed(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { marks: { type: 'string' }, seed: { type: 'string' } } });
+  const marks = positiveInt('marks', values.marks);
+  const seedValue = positiveInt('seed', values.seed, 42);
+  await withAdapters(config, async ({ store, search }) => {
+    if (!(await isEmptyStore(store))) throw new UsageError(`the store in ${config.dataDir} already holds marks; seed into an empty MARQUE_DATA_DIR`);
+    const report = await seedAndIndex(store, new SearchIndexer(store, search), marks, seedValue, err);
+    print({ marks: report.marks, seed: seedValue, seconds: report.seconds, marks_per_second: Math.round(report.marks / report.seconds), data_dir: config.dataDir });
+  });
+  print({ data_dir_bytes: directorySize(config.dataDir) });
+}
+
+async function orgs(config: Config, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action !== 'create') throw new UsageError('orgs supports: create');
+  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, plan: { type: 'string' } } });
+  const name = required('name', values.name);
+  const plan = (values.plan ?? 'beta') as PlanName;
+  if (!PLAN_NAMES.includes(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  const org = await withAdapters(config, ({ store }) => createOrganization(store, { name, plan }));
+  print({ id: org._id, object: 'organization', name: org.name, plan: org.plan, billing_anchor_day: org.billing_anchor_day, created_at: org.created_at });
+}
+
+async function keys(config: Config, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action !== 'create') throw new UsageError('keys supports: create');
+  const { values } = parseArgs({
+    args: rest,
+    options: { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } },
+  });
+  const orgId = required('org', values.org);
+  const scopes = required('scopes', values.scopes).split(',');
+  const unknown = scopes.filter((s) => !isKnownScope(s) && s !== 'search:read');
+  if (unknown.length > 0) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}`);
+  let expiresAt: string | null = null;
+  if (values['expires-at'] !== undefined) {
+    expiresAt = parseTimestamp(values['expires-at']);
+    if (expiresAt === null || Date.parse(expiresAt) <= Date.now()) throw new UsageError('--expires-at must be an ISO 8601 time in the future');
+  }
+  const { key, secret } = await withAdapters(config, async ({ store }) => {
+    if (!(await findOrganization(store, orgId))) throw new UsageError(`no organization ${orgId}`);
+    return createApiKey(store, { organizationId: orgId, name: values.name ?? 'CLI key', scopes, expiresAt });
+  });
+  print({ id: key._id, object: 'api_key', name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expires_at, created_at: key.created_at, secret });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  try {
+    const config = readConfig();
+    switch (command) {
+      case 'serve':
+        return await serve(config);
+      case 'worker':
+        if (args[0] !== 'indexer') throw new UsageError('worker supports: indexer');
+        return await runIndexerWorker(config);
+      case 'seed':
+        return await seed(config, args);
+      case 'orgs':
+        return await orgs(config, args);
+      case 'keys':
+        return await keys(config, args);
+      case undefined:
+      case 'help':
+      case '--help':
+        process.stdout.write(`${USAGE}\n`);
+        return;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`marque: ${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    err(`marque: ${(error as Error).stack ?? String(error)}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The composition root: the only place that chooses adapters and wires the system together.
+ * MONGODB_URL, ELASTICSEARCH_URL and REDIS_URL select the production adapters; with none set,
+ * everything runs embedded in this process on MARQUE_DATA_DIR.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
+import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
+import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
+import { createElasticSearchIndex } from '../datasources/elastic/search-index';
+import { createMongoDocumentStore } from '../datasources/mongo/document-store';
+import type { DocumentStore, KeyValue, SearchIndex } from '../datasources/ports';
+import { createRedisKeyValue } from '../datasources/redis/key-value';
+import { COLLECTIONS } from '../domain/records';
+import { CursorCodec } from '../resolvers/cursors';
+import { buildSchema, OperationRegistry } from '../resolvers/engine';
+import type { Services } from '../resolvers/context';
+import { buildApp } from '../rest/app';
+import { mountGraphql } from '../rest/graphql-endpoint';
+import { buildRouteTable } from '../rest/route-table';
+import { SearchIndexer } from '../workers/indexer';
+import { STORE_INDEXES } from '../resolvers/store-indexes';
+import type { Config } from './config';
+
+export interface Adapters {
+  store: DocumentStore;
+  search: SearchIndex;
+  kv: KeyValue;
+}
+
+/** Collections whose writes feed the change stream (high-volume internal ones stay out). */
+const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTIONS.attorneys, COLLECTIONS.firms, COLLECTIONS.entities, COLLECTIONS.proceedings];
+
+export async function openAdapters(config: Config): Promise<Adapters> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const store = config.mongodbUrl
+    ? await createMongoDocumentStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
+    : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: FEED_COLLECTIONS });
+  const search = config.elasticsearchUrl
+    ? createElasticSearchIndex({ node: config.elasticsearchUrl })
+    : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite') });
+  const kv = config.redisUrl ? await createRedisKeyValue({ url: config.redisUrl }) : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
+  await store.ensureIndexes(STORE_INDEXES);
+  return { store, search, kv };
+}
+
+export async function closeAdapters(adapters: Adapters): Promise<void> {
+  await Promise.allSettled([adapters.store.close(), adapters.search.close(), adapters.kv.close()]);
+}
+
+/** The cursor-signing secret: configured, or generated once and kept beside the data. */
+export function cursorSecret(config: Config): Buffer {
+  if (config.cursorSecret) return Buffer.from(config.cursorSecret, 'utf8');
+  const file = join(config.dataDir, 'cursor-secret.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+export interface Server {
+  app: FastifyInstance;
+  indexer: SearchIndexer;
+  services: Services;
+  /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Pinned clock for tests. */
+  now?: () => Date;
+  /** Run the indexer in-process (default true). */
+  runIndexer?: boolean;
+  version?: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
+  const now = options.now ?? (() => new Date());
+  const services: Services = { store: adapters.store, search: adapters.search, cursors: new CursorCodec(secret, () => now().getTime()), now };
+  const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
+  await indexer.ensureIndexes();
+
+  let shuttingDown = false;
+  const startedAt = Date.now();
+  const schema = buildSchema();
+  const registry = new OperationRegistry(schema);
+  const routes = buildRouteTable({
+    version: options.version ?? '1.0.0',
+    health: {
+      startedAt,
+      now: () => Date.now(),
+      isShuttingDown: () => shuttingDown,
+      probes: [
+        { name: 'database', ping: () => adapters.store.ping() },
+        { name: 'cache', ping: () => adapters.kv.ping() },
+        { name: 'search_index', ping: () => adapters.search.ping() },
+      ],
+    },
+  });
+  const app = await buildApp({ services, registry, routes, mount: [(instance) => mountGraphql(instance, schema, services)], log: options.log });
+  if (options.runIndexer ?? true) indexer.start();
+  return {
+    app,
+    indexer,
+    services,
+    close: async () => {
+      shuttingDown = true;
+      await app.close();
+      await indexer.stop();
+    },
+  };
+}

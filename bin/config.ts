@@ -1,0 +1,52 @@
+/**
+ * Configuration: read from environment variables and validated here, once, at start. Nothing
+ * else in the code base reads `process.env`.
+ */
+import { resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  mongodbUrl: string | null;
+  mongodbDatabase: string;
+  elasticsearchUrl: string | null;
+  redisUrl: string | null;
+  /** Secret that signs pagination cursors; generated and kept in the data directory when unset. */
+  cursorSecret: string | null;
+  /** Size and seed of the demo dataset created on first start with an empty store. */
+  demoMarks: number;
+  demoSeed: number;
+  logLevel: 'silent' | 'info';
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+  return Number(raw);
+}
+
+const optional = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.MARQUE_LOG_LEVEL ?? 'info';
+  if (logLevel !== 'silent' && logLevel !== 'info') throw new ConfigError(`MARQUE_LOG_LEVEL must be silent or info (got '${logLevel}')`);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: resolve(env.MARQUE_DATA_DIR || './data'),
+    mongodbUrl: optional(env.MONGODB_URL),
+    mongodbDatabase: env.MONGODB_DATABASE || 'marque',
+    elasticsearchUrl: optional(env.ELASTICSEARCH_URL),
+    redisUrl: optional(env.REDIS_URL),
+    cursorSecret: optional(env.MARQUE_CURSOR_SECRET),
+    demoMarks: integer(env, 'MARQUE_DEMO_MARKS', 20_000, 0, 10_000_000),
+    demoSeed: integer(env, 'MARQUE_DEMO_SEED', 42, 0, 2 ** 31 - 1),
+    logLevel,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Input checks shared by every surface (REST query strings and bodies, GraphQL variables, MCP
+ * tool arguments): calendar-valid dates, ISO timestamps, ordered ranges.
+ */
+import { ApiError, invalid } from './errors';
+import { idKind, isWellFormedId, type IdPrefix } from './ids';
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Normalizes an ISO 8601 date or timestamp to a UTC ISO timestamp, or null when malformed. */
+export function parseTimestamp(value: string): string | null {
+  const m = TIMESTAMP_RE.exec(value);
+  if (!m || !isIsoDate(`${m[1]}-${m[2]}-${m[3]}`)) return null;
+  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return null;
+  const time = new Date(m[4] === undefined ? `${value}T00:00:00Z` : value).getTime();
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** Checks that each lower bound of a range lies before its upper bound (spec: otherwise 400). */
+export function assertRangesOrdered(values: Record<string, unknown>, fields: readonly string[]): void {
+  for (const field of fields) {
+    const lowers = (['gte', 'gt'] as const).map((op) => [op, values[`${field}_${op}`]] as const).filter(([, v]) => typeof v === 'string');
+    const uppers = (['lte', 'lt'] as const).map((op) => [op, values[`${field}_${op}`]] as const).filter(([, v]) => typeof v === 'string');
+    for (const [lowOp, low] of lowers) {
+      for (const [upOp, up] of uppers) {
+        const bothInclusive = lowOp === 'gte' && upOp === 'lte';
+        const ordered = bothInclusive ? (low as string) <= (up as string) : (low as string) < (up as string);
+        if (!ordered) {
+          throw invalid(`${field}_${lowOp}`, `must be before ${field}_${upOp} (${low as string} is not before ${up as string})`);
+        }
+      }
+    }
+  }
+}
+
+/** Shortens a client-supplied value for quoting in an error detail. */
+export function truncate(raw: string): string {
+  return raw.length > 60 ? `${raw.slice(0, 60)}…` : raw;
+}
+
+/**
+ * Checks a prefixed ID: another resource's prefix → 400 `id_type_mismatch`; anything else
+ * malformed → 400 `validation_error`.
+ */
+export function parseId(name: string, raw: string, prefix: IdPrefix): string {
+  if (isWellFormedId(raw, prefix)) return raw;
+  const kind = idKind(raw);
+  if (kind !== null && !raw.startsWith(prefix)) {
+    throw new ApiError('id_type_mismatch', `${name}: expected an ID starting with ${prefix} but got a ${kind} ID ('${truncate(raw)}')`, { parameter: name });
+  }
+  throw invalid(name, `must be an ID starting with ${prefix} (got '${truncate(raw)}')`);
+}

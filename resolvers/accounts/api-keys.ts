@@ -1,0 +1,71 @@
+/**
+ * API keys: generation, storage (hash only) and lookup. Shared by the command line, the REST
+ * authentication step and the key-management routes.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { DocumentStore } from '../../datasources/ports';
+import { randomId } from '../../domain/ids';
+import { COLLECTIONS, type ApiKeyDoc } from '../../domain/records';
+
+/** `mq_` followed by 48 lowercase hexadecimal characters. */
+export const API_KEY_PATTERN = /^mq_[0-9a-f]{48}$/;
+export const API_KEY_PREFIX = 'mq_';
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function generateSecret(): string {
+  return `${API_KEY_PREFIX}${randomBytes(24).toString('hex')}`;
+}
+
+/** The non-secret prefix shown in listings: `mq_` plus the first 8 hex characters. */
+export function displayPrefix(secret: string): string {
+  return secret.slice(0, API_KEY_PREFIX.length + 8);
+}
+
+export interface NewApiKey {
+  organizationId: string;
+  name: string;
+  scopes: string[];
+  expiresAt?: string | null;
+  metadata?: Record<string, string>;
+  rateLimitTier?: string;
+  createdBy?: string | null;
+  isSystem?: boolean;
+}
+
+export async function createApiKey(store: DocumentStore, input: NewApiKey, now: Date = new Date()): Promise<{ key: ApiKeyDoc; secret: string }> {
+  const secret = generateSecret();
+  const at = now.toISOString();
+  const key: ApiKeyDoc = {
+    _id: randomId('key_'),
+    organization_id: input.organizationId,
+    name: input.name,
+    prefix: displayPrefix(secret),
+    secret_hash: hashApiKey(secret),
+    scopes: [...input.scopes],
+    rate_limit_tier: input.rateLimitTier ?? 'default',
+    is_system: input.isSystem ?? false,
+    expires_at: input.expiresAt ?? null,
+    last_used_at: null,
+    metadata: input.metadata ?? {},
+    revoked_at: null,
+    created_by: input.createdBy ?? null,
+    created_at: at,
+    updated_at: at,
+  };
+  await store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).insertOne(key);
+  return { key, secret };
+}
+
+export async function findApiKeyBySecret(store: DocumentStore, secret: string): Promise<ApiKeyDoc | null> {
+  return store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) });
+}
+
+/** Why a stored key cannot be used now, or null when it can. */
+export function unusableReason(key: ApiKeyDoc, now: Date): string | null {
+  if (key.revoked_at !== null) return 'the API key was revoked';
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) return 'the API key has expired';
+  return null;
+}

@@ -1,0 +1,31 @@
+/**
+ * What every resolver receives: the caller (organization and scopes), the request's DataLoaders,
+ * and the long-lived services the composition root wired together.
+ */
+import type { DocumentStore, SearchIndex } from '../datasources/ports';
+import type { CursorCodec } from './cursors';
+import { createLoaders, type Loaders } from './loaders';
+
+export interface Services {
+  store: DocumentStore;
+  search: SearchIndex;
+  cursors: CursorCodec;
+  /** Injected clock, so tests can pin "today" (opposition windows, cursor ages). */
+  now: () => Date;
+}
+
+export interface Caller {
+  organizationId: string;
+  apiKeyId: string | null;
+  scopes: ReadonlySet<string>;
+}
+
+export interface RequestContext {
+  caller: Caller;
+  services: Services;
+  loaders: Loaders;
+}
+
+export function createRequestContext(services: Services, caller: Caller): RequestContext {
+  return { caller, services, loaders: createLoaders(services.store) };
+}

@@ -1,0 +1,131 @@
+/**
+ * The GraphQL engine: the executable schema (schema/*.graphql + resolvers) and the registry of
+ * persisted operations (schema/operations/*.graphql), each parsed and validated once at start.
+ * REST routes and MCP tools run operations from this registry by name; nothing else is executed
+ * on the public surface.
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import {
+  execute,
+  GraphQLError,
+  parse,
+  validate,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { ApiError } from '../domain/errors';
+import { DependencyUnavailableError } from '../datasources/ports';
+import type { RequestContext } from './context';
+import { resolvers } from './index';
+
+/** The project root (holds package.json), whether running from source or from dist/. */
+export function projectRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+function readGraphqlFiles(dir: string): Array<{ file: string; source: string }> {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((file) => ({ file, source: readFileSync(join(dir, file), 'utf8') }));
+}
+
+export function buildSchema(): GraphQLSchema {
+  const typeDefs = readGraphqlFiles(join(projectRoot(), 'schema')).map((f) => f.source);
+  return makeExecutableSchema({ typeDefs, resolvers });
+}
+
+export interface PersistedOperation {
+  name: string;
+  document: DocumentNode;
+  /** The root field the operation selects; REST envelopes wrap `data[rootField]`. */
+  rootField: string;
+}
+
+export class OperationRegistry {
+  private readonly operations = new Map<string, PersistedOperation>();
+
+  constructor(readonly schema: GraphQLSchema) {
+    const files = readGraphqlFiles(join(projectRoot(), 'schema', 'operations'));
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const { source } of files.filter((f) => f.file.startsWith('_'))) {
+      for (const def of parse(source).definitions) if (def.kind === 'FragmentDefinition') fragments.set(def.name.value, def);
+    }
+    for (const { file, source } of files.filter((f) => !f.file.startsWith('_'))) {
+      const document = withFragments(parse(source), fragments);
+      const errors = validate(schema, document);
+      if (errors.length > 0) throw new Error(`schema/operations/${file}: ${errors.map((e) => e.message).join('; ')}`);
+      const definitions = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+      const op = definitions[0];
+      if (definitions.length !== 1 || !op?.name) throw new Error(`schema/operations/${file}: must hold exactly one named operation`);
+      const name = op.name.value;
+      if (`${name}.graphql` !== file) throw new Error(`schema/operations/${file}: operation ${name} must live in ${name}.graphql`);
+      const field = op.selectionSet.selections[0];
+      if (op.selectionSet.selections.length !== 1 || field?.kind !== 'Field') throw new Error(`schema/operations/${file}: must select exactly one root field`);
+      this.operations.set(name, { name, document, rootField: field.alias?.value ?? field.name.value });
+    }
+  }
+
+  get(name: string): PersistedOperation {
+    const op = this.operations.get(name);
+    if (!op) throw new Error(`no persisted operation named ${name}`);
+    return op;
+  }
+
+  names(): string[] {
+    return [...this.operations.keys()];
+  }
+
+  /** Runs a persisted operation and returns its root field's value, or throws its ApiError. */
+  async run(name: string, variables: Record<string, unknown>, context: RequestContext): Promise<unknown> {
+    const op = this.get(name);
+    const result = (await execute({ schema: this.schema, document: op.document, variableValues: variables, contextValue: context })) as ExecutionResult;
+    if (result.errors && result.errors.length > 0) throw toApiError(result.errors[0] as GraphQLError);
+    return (result.data as Record<string, unknown>)[op.rootField];
+  }
+}
+
+/**
+ * Appends the shared fragments (files named `_*.graphql`) an operation uses, transitively, so
+ * operations share field sets instead of repeating them.
+ */
+function withFragments(document: DocumentNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): DocumentNode {
+  const needed = new Map<string, FragmentDefinitionNode>();
+  const collect = (node: DocumentNode | FragmentDefinitionNode): void => {
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !needed.has(name)) {
+          needed.set(name, fragment);
+          collect(fragment);
+        }
+      },
+    });
+  };
+  collect(document);
+  return { ...document, definitions: [...document.definitions, ...needed.values()] };
+}
+
+/** Maps an execution error back to the catalog: resolver ApiErrors pass through unchanged. */
+export function toApiError(error: GraphQLError): ApiError {
+  const original = error.originalError;
+  if (original instanceof ApiError) return original;
+  if (original instanceof DependencyUnavailableError) {
+    return new ApiError('service_unavailable', `the ${original.dependency} is unavailable`, {}, 5);
+  }
+  if (!original) return new ApiError('validation_error', error.message);
+  throw original;
+}

@@ -1,0 +1,29 @@
+/**
+ * The resolver map of the whole internal schema, one entry per domain area.
+ */
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { trademarkFieldResolvers } from './trademarks/fields';
+import { trademarkQueryResolvers } from './trademarks/queries';
+
+/** Plain JSON objects (change records' old/new values), passed through unchanged. */
+const JSONObject = new GraphQLScalarType({
+  name: 'JSONObject',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: function literal(ast: ValueNode): unknown {
+    if (ast.kind === Kind.OBJECT) return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value)]));
+    if (ast.kind === Kind.LIST) return ast.values.map(literal);
+    if (ast.kind === Kind.STRING || ast.kind === Kind.BOOLEAN) return ast.value;
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    return null;
+  },
+});
+
+export const resolvers = {
+  JSONObject,
+  Query: {
+    ping: () => 'pong',
+    ...trademarkQueryResolvers,
+  },
+  Trademark: trademarkFieldResolvers,
+};

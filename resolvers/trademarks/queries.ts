@@ -1,0 +1,106 @@
+/**
+ * Query fields of the trademark area: detail, batch, search, changes and source.
+ */
+import { invalid, notFound } from '../../domain/errors';
+import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkSourceDoc } from '../../domain/records';
+import { parseId } from '../../domain/validation';
+import type { Filter } from '../../datasources/ports';
+import type { RequestContext } from '../context';
+import { MAX_PAGE_SIZE, searchTrademarks, type TrademarkSearchArgs } from './search';
+
+export const MAX_BATCH_IDS = 100;
+
+async function loadTrademark(id: string, ctx: RequestContext, parameter = 'id'): Promise<TrademarkDoc> {
+  parseId(parameter, id, 'tm_');
+  const doc = await ctx.loaders.trademarks.load(id);
+  if (!doc) throw notFound(`trademark ${id}`);
+  return doc;
+}
+
+async function trademarksByIds(ids: readonly string[], ctx: RequestContext) {
+  if (ids.length === 0) throw invalid('ids', 'must list at least one ID');
+  if (ids.length > MAX_BATCH_IDS) throw invalid('ids', `must list at most ${MAX_BATCH_IDS} IDs (got ${ids.length})`);
+  const unique = [...new Set(ids)];
+  unique.forEach((id, i) => parseId(`ids[${i}]`, id, 'tm_'));
+  const loaded = await ctx.loaders.trademarks.loadMany(unique);
+  const data: TrademarkDoc[] = [];
+  const notFoundIds: string[] = [];
+  loaded.forEach((doc, i) => {
+    if (doc && !(doc instanceof Error)) data.push(doc);
+    else notFoundIds.push(unique[i] as string);
+  });
+  return { data, has_more: false, pagination: { cursor: null }, not_found: notFoundIds };
+}
+
+interface ChangesArgs {
+  id: string;
+  changed_field?: string | null;
+  sort?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+/**
+ * Versions of one mark, newest first by default. Keyset on `version`; the cursor pins the highest
+ * version seen on the first page so versions recorded later never appear mid-session.
+ */
+async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
+  const mark = await loadTrademark(args.id, ctx);
+  const sort = args.sort ?? '-changed_at';
+  if (sort !== '-changed_at' && sort !== 'changed_at') throw invalid('sort', `must be -changed_at or changed_at (got '${sort}')`);
+  const limit = args.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const descending = sort === '-changed_at';
+  const binding = { list: 'trademark_changes', id: mark._id, changed_field: args.changed_field ?? null, sort };
+  const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
+  const snapshot = position?.snapshot ?? mark.version;
+
+  const versionBounds: Record<string, number> = { $lte: snapshot };
+  const after = position?.after[0];
+  if (typeof after === 'number') versionBounds[descending ? '$lt' : '$gt'] = after;
+  const filter: Filter = { trademark_id: mark._id, version: versionBounds };
+  if (args.changed_field) filter.changed_fields = args.changed_field;
+
+  const rows = await ctx.services.store
+    .collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges)
+    .find(filter, { sort: { version: descending ? -1 : 1 }, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = page[page.length - 1];
+  return {
+    data: page.map((row) => ({ ...row, object: 'trademark_change' })),
+    has_more: hasMore,
+    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot, after: [last.version] }) : null },
+  };
+}
+
+/** Latest raw-record provenance; a reduced record when no raw version is stored (spec). */
+async function trademarkSource(id: string, ctx: RequestContext) {
+  const mark = await loadTrademark(id, ctx);
+  const [latest] = await ctx.services.store
+    .collection<TrademarkSourceDoc>(COLLECTIONS.trademarkSources)
+    .find({ trademark_id: mark._id }, { sort: { observed_at: -1 }, limit: 1 });
+  if (!latest) {
+    return {
+      object: 'trademark_source',
+      trademark_id: mark._id,
+      office_code: mark.office_code,
+      observed_at: mark.source_updated_at,
+      source_format: 'bulk_xml',
+      source_response_type: null,
+      source_locator: null,
+      payload_hash: null,
+    };
+  }
+  const { _id: _omit, ...source } = latest;
+  return { object: 'trademark_source', ...source };
+}
+
+export const trademarkQueryResolvers = {
+  trademark: (_: unknown, args: { id: string }, ctx: RequestContext) => loadTrademark(args.id, ctx),
+  trademarksByIds: (_: unknown, args: { ids: string[] }, ctx: RequestContext) => trademarksByIds(args.ids, ctx),
+  searchTrademarks: (_: unknown, args: TrademarkSearchArgs, ctx: RequestContext) =>
+    searchTrademarks(args, ctx, { requireFilter: true, listName: 'trademarks' }),
+  trademarkChanges: (_: unknown, args: ChangesArgs, ctx: RequestContext) => trademarkChanges(args, ctx),
+  trademarkSource: (_: unknown, args: { id: string }, ctx: RequestContext) => trademarkSource(args.id, ctx),
+};

@@ -1,0 +1,157 @@
+/**
+ * The REST translation layer as a Fastify app. Every route of the route table runs the same
+ * lifecycle, in this order:
+ *
+ *   1. request id + CORS          (onRequest hook)
+ *   2. authenticate               (rest/auth.ts; skipped for public routes)
+ *   3. authorize scope            (route.scope)
+ *   4. parse path, query, body    (rest/params.ts, the spec's conventions)
+ *   5. execute                    (the route's persisted operation, or its custom handler)
+ *   6. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route)
+ *
+ * Errors at any stage become the spec's error envelope (domain/errors.ts); anything unexpected is
+ * logged and answered with 500 internal_error, never with a stack trace.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from '../domain/errors';
+import { createRequestContext, type Services } from '../resolvers/context';
+import type { OperationRegistry } from '../resolvers/engine';
+import { authenticate, requireScope } from './auth';
+import { buildEnvelope } from './envelope';
+import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
+import type { RouteDef, RouteInput } from './route';
+import { compileRouteSerializer, serializeError } from './serialize';
+
+export interface AppOptions {
+  services: Services;
+  registry: OperationRegistry;
+  routes: readonly RouteDef[];
+  /** Extra Fastify plugins mounted beside the route table (the /graphql endpoint). */
+  mount?: Array<(app: FastifyInstance) => void>;
+  log?: (message: string, error?: unknown) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    requestId: string;
+  }
+}
+
+export const newRequestId = (): string => `req_${randomBytes(12).toString('hex')}`;
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-expose-headers':
+    'Request-Id, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset, X-Quota-Daily-Limit, X-Quota-Daily-Remaining, X-Quota-Daily-Reset',
+  'access-control-max-age': '600',
+};
+
+function rawQuery(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return q === -1 ? '' : request.url.slice(q + 1);
+}
+
+function parseBody(route: RouteDef, request: FastifyRequest): ParsedParams {
+  if (!route.body) return {};
+  const body: unknown = request.body;
+  if (body === undefined || body === null) throw new ApiError('validation_error', 'body: a JSON object is required (Content-Type: application/json)', { parameter: 'body' });
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_error', 'body: must be a JSON object', { parameter: 'body' });
+  return parseJsonParams(body as Record<string, unknown>, route.body);
+}
+
+function parseInput(route: RouteDef, request: FastifyRequest): RouteInput {
+  const params = request.params as Record<string, string>;
+  const pathQuery = new URLSearchParams();
+  for (const spec of route.pathParams) pathQuery.set(spec.name, params[spec.name] ?? '');
+  return {
+    path: parseQueryString(pathQuery.toString(), route.pathParams),
+    query: parseQueryString(rawQuery(request), route.query),
+    body: parseBody(route, request),
+  };
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  if (error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send(serializeError(errorBody(error, request.url.split('?')[0] as string, request.requestId)));
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services, registry, routes } = options;
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const app = Fastify({ logger: false, querystringParser: () => ({}), bodyLimit: 1024 * 1024, return503OnClosing: false });
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('validation_error', 'body: is not valid JSON', { parameter: 'body' }), undefined);
+    }
+  });
+
+  app.decorateRequest('requestId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    request.requestId = newRequestId();
+    reply.headers(CORS_HEADERS);
+    reply.header('request-id', request.requestId);
+  });
+
+  const toApiError = (error: unknown): ApiError => {
+    if (error instanceof ApiError) return error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' });
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('validation_error', 'body: must be at most 1 MiB', { parameter: 'body' });
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new ApiError('validation_error', 'body: is empty or truncated', { parameter: 'body' });
+    log('unexpected error', error);
+    return new ApiError('internal_error', 'the server failed to handle this request');
+  };
+
+  for (const route of routes) {
+    const serialize = compileRouteSerializer(route);
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        try {
+          const now = services.now();
+          let context = null;
+          if (route.scope !== 'public') {
+            const { caller } = await authenticate(services.store, request.headers.authorization, now);
+            requireScope(caller, route.scope);
+            context = createRequestContext(services, caller);
+          }
+          const input = parseInput(route, request);
+          if (route.kind === 'custom') {
+            const result = await route.handle(input);
+            return reply.status(result.status).type('application/json; charset=utf-8').send(serialize(buildEnvelope(route, result.body, request.requestId)));
+          }
+          if (context === null) throw new Error(`operation route ${route.id} must not be public`);
+          const data = await registry.run(route.operation, route.variables(input), context);
+          return reply.status(route.successStatus).type('application/json; charset=utf-8').send(serialize(buildEnvelope(route, data, request.requestId)));
+        } catch (error) {
+          return sendError(reply, request, toApiError(error));
+        }
+      },
+    });
+  }
+
+  app.options('*', async (_request, reply) => reply.status(204).send());
+  for (const mount of options.mount ?? []) mount(app);
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    sendError(reply, request, new ApiError('not_found', `no route ${request.method} ${path}`));
+  });
+  app.setErrorHandler((error, request, reply) => {
+    sendError(reply, request, toApiError(error));
+  });
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Stage 1 of the lifecycle: who is calling. Credentials come only from `Authorization: Bearer`;
+ * a key with the wrong shape is refused before any lookup; only a hash of the key is compared.
+ */
+import type { DocumentStore } from '../datasources/ports';
+import { ApiError } from '../domain/errors';
+import type { OrganizationDoc } from '../domain/records';
+import { effectiveScopes } from '../domain/scopes';
+import { API_KEY_PATTERN, findApiKeyBySecret, unusableReason } from '../resolvers/accounts/api-keys';
+import { findOrganization } from '../resolvers/accounts/organizations';
+import type { Caller } from '../resolvers/context';
+
+export interface Authenticated {
+  caller: Caller;
+  organization: OrganizationDoc;
+}
+
+const unauthorized = (detail: string) => new ApiError('unauthorized', detail);
+
+export async function authenticate(store: DocumentStore, authorization: string | undefined, now: Date): Promise<Authenticated> {
+  if (!authorization) throw unauthorized('Authorization header missing; send "Authorization: Bearer <API key>"');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw unauthorized('Authorization header must be "Bearer <API key>"');
+  const secret = match[1] as string;
+  if (!API_KEY_PATTERN.test(secret)) throw unauthorized('API key is malformed: keys are mq_ followed by 48 hexadecimal characters');
+  const key = await findApiKeyBySecret(store, secret);
+  if (!key) throw unauthorized('API key is not recognized');
+  const reason = unusableReason(key, now);
+  if (reason) throw unauthorized(reason);
+  const organization = await findOrganization(store, key.organization_id);
+  if (!organization) throw unauthorized('API key belongs to no organization');
+  return {
+    caller: { organizationId: organization._id, apiKeyId: key._id, scopes: effectiveScopes(key.scopes) },
+    organization,
+  };
+}
+
+/** A valid key lacking the route's scope → 403 naming the scope. */
+export function requireScope(caller: Caller, scope: string | null): void {
+  if (scope !== null && !caller.scopes.has(scope)) {
+    throw new ApiError('forbidden', `this endpoint requires the ${scope} scope, which the API key does not hold`, { required_scope: scope });
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The spec's request conventions, implemented once: comma-separated arrays, bracketed keys
+ * rejected, repeated keys accepted as a fallback, strict `true`/`false`, ISO dates, `_gte/_gt/
+ * _lte/_lt` range suffixes, bounded integers, enumerations and prefixed IDs. Query strings and JSON
+ * bodies go through the same parameter specs, so `GET` and `POST /v1/trademarks` accept the same
+ * filters with the same rules.
+ */
+import { invalid } from '../domain/errors';
+import type { IdPrefix } from '../domain/ids';
+import { isIsoDate, parseId, parseTimestamp, truncate } from '../domain/validation';
+
+export type ParamKind =
+  | { type: 'string'; maxLength: number; pattern?: RegExp; patternRule?: string; uppercase?: boolean }
+  | { type: 'enum'; values: readonly string[]; caseInsensitive?: boolean }
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'boolean' }
+  | { type: 'date' }
+  | { type: 'timestamp' }
+  | { type: 'id'; prefix: IdPrefix }
+  | { type: 'sort'; fields: readonly string[]; multi?: boolean };
+
+export interface ParamSpec {
+  name: string;
+  kind: ParamKind;
+  /** Comma-separated list (repeated keys accepted as a fallback). */
+  array?: boolean;
+  /** Bounds on the number of list items. */
+  maxItems?: number;
+  required?: boolean;
+  default?: string | number | boolean;
+  /** GraphQL variable this parameter feeds: `filter` groups it into the `filter` input object. */
+  group?: 'filter';
+  description: string;
+  /** Deprecated parameters stay accepted; the OpenAPI document marks them. */
+  deprecated?: boolean;
+}
+
+export type ParamValue = string | number | boolean | Array<string | number>;
+export type ParsedParams = Record<string, ParamValue>;
+
+/** Expands a date field into its four range parameters (`filing_date_gte`, …). */
+export function rangeParams(field: string, kind: 'date' | 'timestamp', what: string): ParamSpec[] {
+  const ops: Array<[string, string]> = [
+    ['gte', 'on or after'],
+    ['gt', 'after'],
+    ['lte', 'on or before'],
+    ['lt', 'before'],
+  ];
+  const format = kind === 'date' ? 'YYYY-MM-DD' : 'ISO 8601 timestamp';
+  return ops.map(([op, words]) => ({
+    name: `${field}_${op}`,
+    kind: { type: kind },
+    group: 'filter',
+    description: `${what} ${words} this ${format}.`,
+  }));
+}
+
+function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
+  const { kind, name } = spec;
+  switch (kind.type) {
+    case 'string': {
+      if (raw.length === 0) throw invalid(name, 'must not be empty');
+      if (raw.length > kind.maxLength) throw invalid(name, `must be at most ${kind.maxLength} characters`);
+      if (kind.pattern && !kind.pattern.test(raw)) throw invalid(name, kind.patternRule ?? 'has an invalid format');
+      return kind.uppercase ? raw.toUpperCase() : raw;
+    }
+    case 'enum': {
+      const match = kind.caseInsensitive ? kind.values.find((v) => v.toLowerCase() === raw.toLowerCase()) : kind.values.find((v) => v === raw);
+      if (match === undefined) throw invalid(name, `must be one of ${kind.values.join(', ')} (got '${truncate(raw)}')`);
+      return match;
+    }
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw)) throw invalid(name, `must be an integer from ${kind.min} to ${kind.max} (got '${truncate(raw)}')`);
+      const n = Number(raw);
+      if (n < kind.min || n > kind.max) throw invalid(name, `must be an integer from ${kind.min} to ${kind.max} (got ${raw})`);
+      return n;
+    }
+    case 'boolean': {
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw invalid(name, `must be the literal true or false (got '${truncate(raw)}')`);
+    }
+    case 'date': {
+      if (!isIsoDate(raw)) throw invalid(name, `must be a date written YYYY-MM-DD (got '${truncate(raw)}')`);
+      return raw;
+    }
+    case 'timestamp': {
+      const ts = parseTimestamp(raw);
+      if (ts === null) throw invalid(name, `must be an ISO 8601 date or timestamp (got '${truncate(raw)}')`);
+      return ts;
+    }
+    case 'id':
+      return parseId(name, raw, kind.prefix);
+    case 'sort': {
+      const field = raw.startsWith('-') ? raw.slice(1) : raw;
+      if (!kind.fields.includes(field)) throw invalid(name, `must be one of ${kind.fields.join(', ')}, optionally prefixed with - for descending (got '${truncate(raw)}')`);
+      return raw;
+    }
+  }
+}
+
+function parseValue(spec: ParamSpec, raw: string): ParamValue {
+  if (!spec.array) return parseScalar(spec, raw);
+  const items = raw.split(',');
+  if (items.some((item) => item.length === 0)) throw invalid(spec.name, 'must be a comma-separated list without empty items');
+  if (spec.maxItems !== undefined && items.length > spec.maxItems) throw invalid(spec.name, `must list at most ${spec.maxItems} values`);
+  return items.map((item) => parseScalar(spec, item) as string | number);
+}
+
+function applyDefaults(specs: readonly ParamSpec[], out: ParsedParams): ParsedParams {
+  for (const spec of specs) {
+    if (out[spec.name] === undefined) {
+      if (spec.required) throw invalid(spec.name, 'is required');
+      if (spec.default !== undefined) out[spec.name] = spec.default;
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses a raw query string (without `?`) by the specs. Unknown parameters are rejected so that a
+ * misspelt filter never silently widens a search.
+ */
+export function parseQueryString(rawQuery: string, specs: readonly ParamSpec[]): ParsedParams {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const seen = new Map<string, string[]>();
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    if (/[[\]]/.test(key)) throw invalid(key, 'bracketed keys are not accepted; send arrays comma-separated (a=x,y)');
+    if (!byName.has(key)) throw invalid(key, `is not a parameter of this endpoint${specs.length ? ` (accepted: ${specs.map((s) => s.name).join(', ')})` : ''}`);
+    const list = seen.get(key) ?? [];
+    list.push(value);
+    seen.set(key, list);
+  }
+  const out: ParsedParams = {};
+  for (const [key, values] of seen) {
+    const spec = byName.get(key) as ParamSpec;
+    if (values.length > 1 && !spec.array) throw invalid(key, 'was given more than once but takes a single value');
+    out[key] = parseValue(spec, values.join(','));
+  }
+  return applyDefaults(specs, out);
+}
+
+/** The JSON-body twin of `parseQueryString`: JSON types are accepted, and so are the string forms. */
+export function parseJsonParams(body: Record<string, unknown>, specs: readonly ParamSpec[], context = ''): ParsedParams {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const out: ParsedParams = {};
+  for (const [key, value] of Object.entries(body)) {
+    const spec = byName.get(key);
+    const name = `${context}${key}`;
+    if (!spec) throw invalid(name, `is not a field of this request body (accepted: ${specs.map((s) => s.name).join(', ')})`);
+    if (value === null || value === undefined) continue;
+    const named: ParamSpec = { ...spec, name };
+    if (spec.array && Array.isArray(value)) {
+      if (value.length === 0) throw invalid(name, 'must not be an empty array');
+      if (spec.maxItems !== undefined && value.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);
+      out[key] = value.map((item, i) => parseScalar({ ...named, name: `${name}[${i}]` }, jsonScalarToString(`${name}[${i}]`, item, spec)) as string | number);
+    } else {
+      out[key] = parseValue(named, jsonScalarToString(name, value, spec));
+    }
+  }
+  return applyDefaults(specs, out);
+}
+
+function jsonScalarToString(name: string, value: unknown, spec: ParamSpec): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && spec.kind.type === 'integer') return Number.isInteger(value) ? String(value) : 'not-an-integer';
+  if (typeof value === 'boolean' && spec.kind.type === 'boolean') return String(value);
+  throw invalid(name, `has the wrong JSON type (${Array.isArray(value) ? 'array' : typeof value})`);
+}

@@ -1,0 +1,45 @@
+/**
+ * The route table: every public route, in one list. Everything about a route is read from here.
+ */
+import type { CustomRoute, RouteDef } from './route';
+import { buildOpenApi } from './openapi';
+import { healthRoutes, type HealthDeps } from './routes/health';
+import { trademarkRoutes } from './routes/trademarks';
+import { freeObject } from './schemas/json-schema';
+
+export interface RouteTableDeps {
+  health: HealthDeps;
+  version: string;
+}
+
+export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes];
+  // The document describes the whole table, itself included, so it is built after the push.
+  let openapi: Record<string, unknown> = {};
+  routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));
+  openapi = buildOpenApi(routes, deps.version);
+  return routes;
+}
+
+function openApiRoute(handle: CustomRoute['handle']): CustomRoute {
+  return {
+    kind: 'custom',
+    id: 'getOpenApi',
+    method: 'GET',
+    path: '/v1/openapi.json',
+    summary: 'OpenAPI document',
+    description: 'This API described as OpenAPI 3.1, generated from the route table. No key needed.',
+    tag: 'Meta',
+    scope: 'public',
+    pool: 'utility',
+    tier: 'reads',
+    idempotency: 'none',
+    pathParams: [],
+    query: [],
+    successStatus: 200,
+    envelope: 'raw',
+    response: freeObject('OpenAPI 3.1 document.'),
+    errors: [],
+    handle,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * What one route-table entry says. The route table is the single source of truth: routing,
+ * parameter validation, scopes, limits, idempotency, envelopes, serialization, the OpenAPI
+ * document and MCP tool descriptions are all derived from these entries.
+ */
+import type { ParamSpec, ParsedParams } from './params';
+import type { JsonSchema } from './schemas/json-schema';
+
+/** Monthly quota pools (spec: Limits). */
+export type Pool = 'search' | 'read' | 'check' | 'monitoring' | 'reference' | 'utility';
+/** Transport-tier ceilings (spec: Per-minute windows). */
+export type Tier = 'reads' | 'search' | 'writes' | 'mcp';
+
+export type Envelope =
+  /** The resource at top level plus request_id. */
+  | 'single'
+  /** object: list, data, has_more, pagination, request_id. */
+  | 'list'
+  /** object: list and data only. */
+  | 'data_only'
+  /** The body as the operation returns it (health, OpenAPI). */
+  | 'raw';
+
+export interface RouteInput {
+  path: ParsedParams;
+  query: ParsedParams;
+  body: ParsedParams;
+}
+
+interface RouteBase {
+  /** Stable operation ID (OpenAPI operationId, MCP tool name stem). */
+  id: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Fastify path syntax: /v1/trademarks/:id. */
+  path: string;
+  summary: string;
+  description: string;
+  tag: string;
+  /** Scope the key must hold; null: any valid key; 'public': no key at all. */
+  scope: string | null | 'public';
+  pool: Pool;
+  tier: Tier;
+  /** Cached reference routes omit RateLimit-* headers (spec: Headers). */
+  cachedReference?: boolean;
+  idempotency: 'required' | 'exempt' | 'none';
+  pathParams: readonly ParamSpec[];
+  query: readonly ParamSpec[];
+  /** Fields of a JSON body, checked with the same conventions as query parameters. */
+  body?: readonly ParamSpec[];
+  successStatus: number;
+  envelope: Envelope;
+  /** Schema of the response body inside the envelope (the resource, or a list item). */
+  response: JsonSchema;
+  /** Extra top-level members of a list envelope (for example not_found, search_meta). */
+  listExtras?: Record<string, JsonSchema>;
+  /** Error statuses this route documents besides 401/403/429/5xx. */
+  errors: readonly number[];
+}
+
+/** A route that runs one persisted GraphQL operation. */
+export interface OperationRoute extends RouteBase {
+  kind: 'operation';
+  operation: string;
+  variables(input: RouteInput): Record<string, unknown>;
+}
+
+export interface CustomResult {
+  status: number;
+  body: unknown;
+}
+
+/** A route served without the GraphQL engine (health probes, the OpenAPI document). */
+export interface CustomRoute extends RouteBase {
+  kind: 'custom';
+  handle(input: RouteInput): Promise<CustomResult>;
+}
+
+export type RouteDef = OperationRoute | CustomRoute;

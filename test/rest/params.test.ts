@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { ApiError } from '../../domain/errors';
+import { assertRangesOrdered } from '../../domain/validation';
+import { parseJsonParams, parseQueryString, rangeParams, type ParamSpec } from '../../rest/params';
+
+const specs: ParamSpec[] = [
+  { name: 'offices', kind: { type: 'enum', values: ['US', 'EM'], caseInsensitive: true }, array: true, description: '' },
+  { name: 'nice_classes', kind: { type: 'integer', min: 1, max: 45 }, array: true, description: '' },
+  { name: 'has_media', kind: { type: 'boolean' }, description: '' },
+  { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, default: 20, description: '' },
+  { name: 'owner_id', kind: { type: 'id', prefix: 'own_' }, array: true, description: '' },
+  { name: 'q', kind: { type: 'string', maxLength: 10 }, description: '' },
+  ...rangeParams('filing_date', 'date', 'Filed'),
+  ...rangeParams('updated_at', 'timestamp', 'Updated'),
+];
+
+function rejects(fn: () => unknown, type: string, detailPart: string): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).to.be.instanceOf(ApiError);
+    expect((error as ApiError).type).to.equal(type);
+    expect((error as ApiError).detail).to.contain(detailPart);
+    return;
+  }
+  expect.fail('expected an ApiError');
+}
+
+describe('rest/params: request conventions', () => {
+  it('splits comma-separated arrays and parses each item', () => {
+    expect(parseQueryString('nice_classes=9,42&offices=us,EM', specs)).to.deep.equal({ nice_classes: [9, 42], offices: ['US', 'EM'], limit: 20 });
+  });
+
+  it('accepts repeated keys as a fallback for arrays', () => {
+    expect(parseQueryString('nice_classes=9&nice_classes=42', specs).nice_classes).to.deep.equal([9, 42]);
+  });
+
+  it('rejects repeated keys for single-valued parameters', () => {
+    rejects(() => parseQueryString('limit=5&limit=6', specs), 'validation_error', 'limit: was given more than once');
+  });
+
+  it('rejects bracketed keys', () => {
+    rejects(() => parseQueryString('nice_classes[]=9', specs), 'validation_error', 'bracketed keys are not accepted');
+  });
+
+  it('rejects unknown parameters, naming them', () => {
+    rejects(() => parseQueryString('nice_class=9', specs), 'validation_error', 'nice_class: is not a parameter of this endpoint');
+  });
+
+  it('accepts only the literals true and false as booleans', () => {
+    expect(parseQueryString('has_media=true', specs).has_media).to.equal(true);
+    expect(parseQueryString('has_media=false', specs).has_media).to.equal(false);
+    for (const bad of ['1', '0', 'yes', 'no', 'TRUE', 'False', '']) {
+      rejects(() => parseQueryString(`has_media=${bad}`, specs), 'validation_error', 'has_media: must be the literal true or false');
+    }
+  });
+
+  it('checks integer bounds and syntax', () => {
+    rejects(() => parseQueryString('limit=0', specs), 'validation_error', 'limit: must be an integer from 1 to 100');
+    rejects(() => parseQueryString('limit=101', specs), 'validation_error', 'limit: must be an integer from 1 to 100');
+    rejects(() => parseQueryString('limit=2.5', specs), 'validation_error', 'limit: must be an integer');
+    rejects(() => parseQueryString('nice_classes=9,46', specs), 'validation_error', 'nice_classes: must be an integer from 1 to 45');
+  });
+
+  it('rejects empty list items', () => {
+    rejects(() => parseQueryString('nice_classes=9,,42', specs), 'validation_error', 'without empty items');
+  });
+
+  it('accepts real calendar dates only', () => {
+    expect(parseQueryString('filing_date_gte=2024-02-29', specs).filing_date_gte).to.equal('2024-02-29');
+    rejects(() => parseQueryString('filing_date_gte=2023-02-29', specs), 'validation_error', 'filing_date_gte: must be a date written YYYY-MM-DD');
+    rejects(() => parseQueryString('filing_date_gte=2024-1-5', specs), 'validation_error', 'filing_date_gte');
+  });
+
+  it('normalizes ISO timestamps to UTC and accepts date-only timestamps', () => {
+    expect(parseQueryString('updated_at_gte=2026-03-01T10:00:00%2B02:00', specs).updated_at_gte).to.equal('2026-03-01T08:00:00.000Z');
+    expect(parseQueryString('updated_at_gte=2026-03-01', specs).updated_at_gte).to.equal('2026-03-01T00:00:00.000Z');
+    rejects(() => parseQueryString('updated_at_gte=yesterday', specs), 'validation_error', 'updated_at_gte: must be an ISO 8601');
+  });
+
+  it('tells a wrong-kind ID (id_type_mismatch) from a malformed one (validation_error)', () => {
+    rejects(() => parseQueryString('owner_id=tm_0123456789abcdefghjk', specs), 'id_type_mismatch', 'expected an ID starting with own_');
+    rejects(() => parseQueryString('owner_id=bogus', specs), 'validation_error', 'owner_id: must be an ID starting with own_');
+  });
+
+  it('enforces string length', () => {
+    rejects(() => parseQueryString('q=abcdefghijk', specs), 'validation_error', 'q: must be at most 10 characters');
+  });
+
+  it('parses JSON bodies with the same rules, accepting JSON types and string forms', () => {
+    expect(parseJsonParams({ nice_classes: [9, '42'], offices: 'us,em', has_media: true, limit: 5 }, specs)).to.deep.equal({
+      nice_classes: [9, 42],
+      offices: ['US', 'EM'],
+      has_media: true,
+      limit: 5,
+    });
+    rejects(() => parseJsonParams({ has_media: 1 }, specs), 'validation_error', 'has_media: has the wrong JSON type');
+    rejects(() => parseJsonParams({ nice_classes: [9, 99] }, specs), 'validation_error', 'nice_classes[1]: must be an integer from 1 to 45');
+    rejects(() => parseJsonParams({ colour: 'red' }, specs), 'validation_error', 'colour: is not a field of this request body');
+  });
+});
+
+describe('domain/validation: range ordering', () => {
+  it('accepts a lower bound before the upper one and equal inclusive bounds', () => {
+    assertRangesOrdered({ filing_date_gte: '2020-01-01', filing_date_lt: '2021-01-01' }, ['filing_date']);
+    assertRangesOrdered({ filing_date_gte: '2020-01-01', filing_date_lte: '2020-01-01' }, ['filing_date']);
+  });
+
+  it('rejects a lower bound that is not before the upper one, naming both', () => {
+    rejects(() => assertRangesOrdered({ filing_date_gte: '2021-01-01', filing_date_lte: '2020-01-01' }, ['filing_date']), 'validation_error', 'filing_date_gte: must be before filing_date_lte');
+    rejects(() => assertRangesOrdered({ filing_date_gt: '2020-01-01', filing_date_lt: '2020-01-01' }, ['filing_date']), 'validation_error', 'filing_date_gt');
+  });
+});
