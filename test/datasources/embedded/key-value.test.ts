@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createEmbeddedKeyValue } from '../../../datasources/embedded/key-value';
 import { describeKeyValueContract } from '../key-value.contract';
@@ -51,6 +52,23 @@ describe('embedded KeyValue persistence', () => {
       fingerprint: 'hash-b',
     });
     await reopened.close();
+  });
+
+  it('sweeps expired counters and idempotency records out of the file periodically', async () => {
+    const file = path.join(directory, 'kv.sqlite');
+    const store = createEmbeddedKeyValue({ path: file, pruneIntervalMs: 20 });
+    await store.consumeCounters([{ key: 'short', limit: 5, resetsAt: Date.now() + 30 }], 1, Date.now());
+    await store.consumeCounters([{ key: 'long', limit: 5, resetsAt: Date.now() + 3_600_000 }], 1, Date.now());
+    await store.beginIdempotent('claim', 'hash', 30);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reader = new Database(file, { readonly: true });
+    try {
+      expect(reader.prepare('SELECT key FROM counters').pluck().all()).to.deep.equal(['long']);
+      expect(reader.prepare('SELECT COUNT(*) FROM idempotency').pluck().get()).to.equal(0);
+    } finally {
+      reader.close();
+      await store.close();
+    }
   });
 
   it('creates the directory of the file when missing', async () => {
