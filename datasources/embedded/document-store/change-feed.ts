@@ -25,6 +25,7 @@ export class ChangeFeed {
   private readonly latestId: Statement<[], number | null>;
   private readonly waiters = new Set<() => void>();
   private uncommittedAppends = false;
+  private closed = false;
 
   /** `fedCollections`: when given, only writes to these collections are recorded. */
   constructor(
@@ -84,8 +85,10 @@ export class ChangeFeed {
     return id === null || id === undefined ? null : String(id);
   }
 
+  /** Resolves at once when the feed is closed, so consumers' loops can notice and stop. */
   wait(after: string | null, timeoutMs: number): Promise<void> {
     const afterId = parsePosition(after);
+    if (this.closed) return Promise.resolve();
     const hasNewer = (): boolean => (this.latestId.get() ?? 0) > afterId;
     if (hasNewer()) return Promise.resolve();
     return new Promise((resolve) => {
@@ -105,6 +108,7 @@ export class ChangeFeed {
 
   /** Releases every waiter (the store is closing). */
   close(): void {
+    this.closed = true;
     for (const wake of [...this.waiters]) wake();
   }
 }

@@ -1,8 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
 import { describeDocumentStoreContract } from '../document-store.contract';
 import { createEmbeddedDocumentStore } from '../../../datasources/embedded/document-store';
+import type { EmbeddedDocumentStoreOptions } from '../../../datasources/embedded/document-store';
+import { compileFilter } from '../../../datasources/embedded/document-store/filter-to-sql';
+import { parseFilter } from '../../../datasources/embedded/document-store/query-subset';
+import { UnsupportedQueryError } from '../../../datasources/ports';
+import type { DocumentStore, StoredDocument } from '../../../datasources/ports';
+
+interface Doc extends StoredDocument {
+  [field: string]: unknown;
+}
 
 let directory: string | undefined;
 
@@ -18,3 +29,127 @@ describeDocumentStoreContract(
 );
 
 describeDocumentStoreContract('embedded (:memory:)', async () => createEmbeddedDocumentStore({ path: ':memory:' }));
+
+describe('embedded DocumentStore', function () {
+  let workDirectory: string;
+  let file: string;
+  const opened: DocumentStore[] = [];
+  const open = (options: Partial<EmbeddedDocumentStoreOptions> = {}): DocumentStore => {
+    const store = createEmbeddedDocumentStore({ path: file, ...options });
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(function () {
+    workDirectory = mkdtempSync(join(tmpdir(), 'marque-docstore-'));
+    file = join(workDirectory, 'documents.sqlite');
+  });
+
+  afterEach(async function () {
+    for (const store of opened.splice(0)) await store.close();
+    rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  it('lets two stores on the same file see each other’s documents and changes', async function () {
+    const server = open();
+    const cli = open();
+    await cli.collection<Doc>('marks').insertOne({ _id: 'tm_1', tags: 'solo' });
+    expect(await server.collection<Doc>('marks').findOne({ _id: 'tm_1' })).to.deep.equal({ _id: 'tm_1', tags: 'solo' });
+    const batch = await server.readChanges(null, 10);
+    expect(batch.events.map((event) => [event.operation, event.documentId])).to.deep.equal([['insert', 'tm_1']]);
+  });
+
+  it('applies array semantics to a path another process first stored an array under', async function () {
+    const server = open();
+    const cli = open();
+    await server.collection<Doc>('marks').insertOne({ _id: 'tm_1', tags: 'solo' });
+    expect(await server.collection<Doc>('marks').countDocuments({ tags: 'pair' })).to.equal(0);
+    await cli.collection<Doc>('marks').insertOne({ _id: 'tm_2', tags: ['pair', 'duo'] });
+    expect((await server.collection<Doc>('marks').find({ tags: 'pair' })).map((doc) => doc._id)).to.deep.equal(['tm_2']);
+  });
+
+  it('wakes a waiter on a write made by another store on the same file (by polling)', async function () {
+    const server = open();
+    const cli = open();
+    const start = await server.latestPosition();
+    const waiting = server.waitForChanges(start, 10_000);
+    const wrote = Date.now();
+    await cli.collection<Doc>('marks').insertOne({ _id: 'tm_1' });
+    await waiting;
+    expect(Date.now() - wrote).to.be.below(1500);
+  });
+
+  it('writes change rows only for feedCollections when given', async function () {
+    const store = open({ feedCollections: ['marks'] });
+    await store.collection<Doc>('request_log').insertOne({ _id: 'req_1' });
+    expect(await store.latestPosition()).to.equal(null);
+    const began = Date.now();
+    const waiting = store.waitForChanges(null, 80);
+    await store.collection<Doc>('request_log').insertOne({ _id: 'req_2' });
+    await waiting;
+    expect(Date.now() - began).to.be.at.least(60);
+    await store.collection<Doc>('marks').insertOne({ _id: 'tm_1' });
+    expect((await store.readChanges(null, 10)).events.map((event) => event.documentId)).to.deep.equal(['tm_1']);
+  });
+
+  it('reads changes from the beginning of the file with a null position', async function () {
+    const store = open();
+    await store.collection<Doc>('marks').insertMany([{ _id: 'tm_1' }, { _id: 'tm_2' }]);
+    const batch = await store.readChanges(null, 10);
+    expect(batch.events.map((event) => event.position)).to.deep.equal(['1', '2']);
+    expect(await store.latestPosition()).to.equal('2');
+  });
+
+  it('inserts a batch all or nothing', async function () {
+    const store = open();
+    const marks = store.collection<Doc>('marks');
+    await marks.insertOne({ _id: 'tm_2' });
+    let failed = false;
+    await marks.insertMany([{ _id: 'tm_1' }, { _id: 'tm_2' }, { _id: 'tm_3' }]).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect(await marks.countDocuments({})).to.equal(1);
+    expect((await store.readChanges(null, 10)).events).to.have.length(1);
+  });
+
+  it('joins a nested transaction to the outer one', async function () {
+    const store = open();
+    const marks = store.collection<Doc>('marks');
+    await store
+      .transaction(async () => {
+        await marks.insertOne({ _id: 'tm_1' });
+        await store.transaction(() => marks.insertOne({ _id: 'tm_2' }));
+        throw new Error('abort');
+      })
+      .catch(() => undefined);
+    expect(await marks.countDocuments({})).to.equal(0);
+  });
+
+  it('serves a scalar-path filter from the expression index ensureIndexes creates', async function () {
+    const store = open();
+    await store.ensureIndexes([{ collection: 'marks', paths: ['status.primary', 'filing_date'] }]);
+    const { sql, params } = compileFilter(parseFilter({ 'status.primary': { $in: ['active', 'pending'] }, filing_date: { $gte: '2020-01-01' } }), () => false);
+    const inspector = new Database(file, { readonly: true });
+    try {
+      const plan = inspector.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM marks WHERE ${sql}`).all(...params) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join('\n')).to.contain('USING INDEX marks__status_primary__filing_date');
+    } finally {
+      inspector.close();
+    }
+  });
+
+  it('releases waiters when the store closes', async function () {
+    const store = createEmbeddedDocumentStore({ path: file });
+    const waiting = store.waitForChanges(null, 10_000);
+    await store.close();
+    await waiting;
+  });
+
+  it('rejects collection names that are not plain identifiers, and malformed positions', async function () {
+    const store = open();
+    expect(() => store.collection('drop table')).to.throw(UnsupportedQueryError);
+    expect(() => store.collection('_changes')).to.throw(UnsupportedQueryError);
+    let failed = false;
+    await store.readChanges('not-a-position', 10).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+  });
+});
