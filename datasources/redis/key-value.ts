@@ -9,7 +9,18 @@
  * Each kind of entry has its own key namespace under `keyPrefix`, so a window, a counter, an
  * idempotency record and a plain key may share a name without clashing (as in the embedded adapter).
  */
-import { createClient, ErrorReply } from 'redis';
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  createClient,
+  DisconnectsClientError,
+  ErrorReply,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+} from 'redis';
 import {
   DependencyUnavailableError,
   type CounterCheck,
@@ -36,9 +47,28 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Server replies that mean "not serving right now" rather than a bug in our command. */
 const UNAVAILABLE_REPLY = /^(LOADING|MASTERDOWN|BUSY|TRYAGAIN|CLUSTERDOWN)\b/;
 
+/** node-redis errors that mean the connection, not the command, failed. */
+const CONNECTION_ERRORS = [
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  DisconnectsClientError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+];
+
+class ReplyDeadlineError extends Error {
+  override readonly name = 'ReplyDeadlineError';
+}
+
 function isUnavailability(error: unknown): boolean {
   if (error instanceof ErrorReply) return UNAVAILABLE_REPLY.test(error.message);
-  return error instanceof Error;
+  if (error instanceof ReplyDeadlineError) return true;
+  if (CONNECTION_ERRORS.some((kind) => error instanceof kind)) return true;
+  // Socket-level failures surface as Node system errors (ECONNRESET, ECONNREFUSED, EPIPE, ...).
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
 function asArray(reply: unknown, script: string): unknown[] {
@@ -77,8 +107,8 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     lastError = error instanceof Error ? error.message : String(error);
   });
 
-  const connected = client.connect();
-  connected.catch(() => undefined);
+  // Keeps retrying in the background until Redis answers; failures arrive as 'error' events.
+  client.connect().catch(() => undefined);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, timeoutMs);
     const settle = (): void => {
@@ -95,7 +125,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
   async function guarded<T>(operation: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new ReplyDeadlineError(`no reply within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       return await Promise.race([operation(), deadline]);
