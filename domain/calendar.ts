@@ -59,18 +59,15 @@ interface CalendarState {
 }
 
 /** One date-holidays instance and one closed-day set per year, per distinct spec, built lazily. */
-const calendarStates = new Map<string, CalendarState>();
+const statesByKey = new Map<string, CalendarState>();
+/** The same states by spec object, so a caller reusing its spec objects skips building the key. */
+const statesBySpec = new WeakMap<BusinessCalendarSpec, CalendarState>();
 
-function normalizeSpec(calendar: string | BusinessCalendarSpec): BusinessCalendarSpec {
-  return typeof calendar === 'string' ? { id: calendar } : calendar;
-}
-
-function stateFor(calendar: string | BusinessCalendarSpec): CalendarState {
-  const spec = normalizeSpec(calendar);
+function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
   const closedTypes = spec.closedHolidayTypes ?? ['public'];
   const extraClosedDays = spec.extraClosedDays ?? [];
   const key = `${spec.id}|${closedTypes.join(',')}|${extraClosedDays.join(',')}`;
-  let state = calendarStates.get(key);
+  let state = statesByKey.get(key);
   if (!state) {
     if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
     const [country, subdivision, region] = spec.id.split('-') as [string, string | undefined, string | undefined];
@@ -81,7 +78,17 @@ function stateFor(calendar: string | BusinessCalendarSpec): CalendarState {
           ? new Holidays(country, subdivision)
           : new Holidays(country, subdivision, region);
     state = { holidays, closedTypes: new Set(closedTypes), extraClosedDays, closedDaysByYear: new Map() };
-    calendarStates.set(key, state);
+    statesByKey.set(key, state);
+  }
+  return state;
+}
+
+function stateFor(calendar: string | BusinessCalendarSpec): CalendarState {
+  if (typeof calendar === 'string') return stateForSpec({ id: calendar });
+  let state = statesBySpec.get(calendar);
+  if (!state) {
+    state = stateForSpec(calendar);
+    statesBySpec.set(calendar, state);
   }
   return state;
 }

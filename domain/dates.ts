@@ -1,7 +1,7 @@
 /**
  * Civil-date arithmetic on `YYYY-MM-DD` strings. A civil date has no time of day and no zone, so
- * every computation runs on a day number (days since 1970-01-01, proleptic Gregorian, via
- * `Date.UTC`), never on a local `Date`, which is how off-by-one-day bugs around midnight and DST
+ * every computation runs on a day number (days since 1970-01-01, proleptic Gregorian), never on a
+ * local `Date`, which is how off-by-one-day bugs around midnight and DST
  * are avoided. Only `todayInTimeZone` looks at an instant, and it asks Intl for the calendar date
  * in the named zone.
  */
@@ -9,27 +9,43 @@
 /** A civil date written `YYYY-MM-DD` (four-digit year). */
 export type IsoDate = string;
 
-const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MS_PER_DAY = 86_400_000;
-
 export interface CivilDate {
   year: number;
   month: number; // 1..12
   day: number; // 1..31
 }
 
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_LENGTHS[month - 1]!;
+}
+
+const DIGIT_0 = 48;
+
+/** Digits of `value` from `start` (inclusive) to `end` (exclusive) as a number, or -1. */
+function digitsAt(value: string, start: number, end: number): number {
+  let result = 0;
+  for (let index = start; index < end; index += 1) {
+    const digit = value.charCodeAt(index) - DIGIT_0;
+    if (digit < 0 || digit > 9) return -1;
+    result = result * 10 + digit;
+  }
+  return result;
+}
+
+// Parsing is on the hot path of every computation, so it reads char codes instead of a regex.
 /** The parts of a valid date, or null (wrong shape, month 13, 30 February, ...). */
 export function parseIsoDate(value: string): CivilDate | null {
-  const match = ISO_DATE_PATTERN.exec(value);
-  if (!match) return null;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return null;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   return { year, month, day };
 }
 
@@ -51,15 +67,30 @@ export function formatIsoDate({ year, month, day }: CivilDate): IsoDate {
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 }
 
+// Day numbers use H. Hinnant's days_from_civil / civil_from_days (proleptic Gregorian, eras of
+// 400 years), which need no Date object.
+
 /** Days since 1970-01-01 (negative before). */
 export function toDayNumber(date: IsoDate): number {
   const { year, month, day } = requireDate(date);
-  return Date.UTC(year, month - 1, day) / MS_PER_DAY;
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
 }
 
 export function fromDayNumber(dayNumber: number): IsoDate {
-  const instant = new Date(dayNumber * MS_PER_DAY);
-  return formatIsoDate({ year: instant.getUTCFullYear(), month: instant.getUTCMonth() + 1, day: instant.getUTCDate() });
+  const z = dayNumber + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  return formatIsoDate({ year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day });
 }
 
 export function addDays(date: IsoDate, days: number): IsoDate {

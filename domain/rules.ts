@@ -161,12 +161,22 @@ export function normalizeOfficeCode(code: string): string {
   return OFFICE_ALIASES[upper] ?? upper;
 }
 
-/** The calendar spec for `calendar.ts`, from the corpus's definition of `id`. */
+const calendarSpecs = new WeakMap<RuleCorpus, Map<string, BusinessCalendarSpec>>();
+
+/** The calendar spec for `calendar.ts`, from the corpus's definition of `id` (one object per id). */
 export function calendarSpecFor(corpus: RuleCorpus, id: string): BusinessCalendarSpec {
-  const definition = corpus.calendars[id];
-  return definition
-    ? { id, closedHolidayTypes: definition.closed_holiday_types, extraClosedDays: definition.extra_closed_days }
-    : { id };
+  let specs = calendarSpecs.get(corpus);
+  if (!specs) {
+    specs = new Map();
+    calendarSpecs.set(corpus, specs);
+  }
+  let spec = specs.get(id);
+  if (!spec) {
+    const definition = corpus.calendars[id];
+    spec = definition ? { id, closedHolidayTypes: definition.closed_holiday_types, extraClosedDays: definition.extra_closed_days } : { id };
+    specs.set(id, spec);
+  }
+  return spec;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+/**
+ * Pure-computation benchmark: 1,000 mixed items through computeDeadlinesBatch (the work behind
+ * one POST /v1/deadlines/compute at the batch limit). Prints the cold first run (date-holidays
+ * builds each calendar-year's holiday set on first use) and the warm median and p95.
+ *
+ *   node -r ts-node/register/transpile-only bench/deadlines.ts
+ */
+import corpusJson from '../data/rules.json';
+import { addDays } from '../domain/dates';
+import { computeDeadlinesBatch, type DeadlineInput, type DeadlineOptions } from '../domain/deadlines';
+import { loadRuleCorpus } from '../domain/rules';
+
+const ITEMS = 1000;
+const RUNS = 50;
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same batch. */
+function randomSource(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function mixedItems(count: number): DeadlineInput[] {
+  const random = randomSource(42);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const jurisdictions = ['US', 'US', 'US', 'EU', 'WIPO', 'GB', 'CA', 'JP', 'CN', 'AU', 'KR', 'IN', 'BR', 'MX', 'CH', 'DE', 'FR', 'ZZ'];
+  const someDate = () => addDays('2000-01-01', Math.floor(random() * 9000));
+  return Array.from({ length: count }, () => {
+    const filingDate = someDate();
+    const registrationDate = addDays(filingDate, 200 + Math.floor(random() * 600));
+    return {
+      jurisdiction: pick(jurisdictions),
+      filing_route: pick([undefined, 'national', 'madrid'] as const),
+      status: pick(['registered', 'registered', 'registered', 'expired', 'examining']),
+      filing_date: filingDate,
+      registration_date: registrationDate,
+      international_registration_date: pick([null, filingDate]),
+      protection_grant_date: pick([null, registrationDate]),
+      expiry_date: pick([null, addDays(registrationDate, 3652)]),
+    };
+  });
+}
+
+function timeMs(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const corpus = loadRuleCorpus(corpusJson);
+const items = mixedItems(ITEMS);
+const options: DeadlineOptions = { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: true };
+
+let deadlineCount = 0;
+const cold = timeMs(() => {
+  deadlineCount = computeDeadlinesBatch(corpus, items, options).reduce((sum, result) => sum + result.deadlines.length, 0);
+});
+const warm = Array.from({ length: RUNS }, () => timeMs(() => computeDeadlinesBatch(corpus, items, options))).sort((a, b) => a - b);
+const at = (q: number) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))]!.toFixed(2);
+console.log(`computeDeadlinesBatch: ${ITEMS} items, ${deadlineCount} deadlines`);
+console.log(`  cold first run ${cold.toFixed(1)} ms; warm median ${at(0.5)} ms, p95 ${at(0.95)} ms over ${RUNS} runs`);

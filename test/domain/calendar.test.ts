@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import {
+  CALENDAR_COVERAGE,
+  ROLL_SKIP_AFTER_DAYS,
+  isBusinessDay,
+  isKnownCalendarId,
+  isWithinCalendarCoverage,
+  rollForward,
+  rollLastDay,
+} from '../../domain/calendar';
+
+// Holiday facts below were checked by hand against the public calendars of each country.
+describe('domain/calendar', () => {
+  describe('isKnownCalendarId', () => {
+    it('knows countries and subdivisions, rejects unknown ones', () => {
+      expect(isKnownCalendarId('US')).to.equal(true);
+      expect(isKnownCalendarId('DE-BY')).to.equal(true);
+      expect(isKnownCalendarId('CA-QC')).to.equal(true);
+      expect(isKnownCalendarId('DE-ZZ')).to.equal(false);
+      expect(isKnownCalendarId('XX')).to.equal(false);
+      expect(isKnownCalendarId('DE-BY-ZZ-1')).to.equal(false);
+    });
+  });
+
+  describe('isBusinessDay', () => {
+    it('treats Saturdays and Sundays as closed', () => {
+      expect(isBusinessDay('2026-02-28', 'US')).to.equal(false); // Saturday
+      expect(isBusinessDay('2030-05-05', 'US')).to.equal(false); // Sunday
+      expect(isBusinessDay('2026-05-05', 'US')).to.equal(true); // Tuesday
+    });
+    it('treats public holidays as closed', () => {
+      expect(isBusinessDay('2025-07-04', 'US')).to.equal(false); // Independence Day, a Friday
+      expect(isBusinessDay('2026-05-25', 'US')).to.equal(false); // Memorial Day (last Monday of May)
+      expect(isBusinessDay('2025-12-26', 'GB-ENG')).to.equal(false); // Boxing Day, a Friday
+    });
+    it('honours subdivisions: Epiphany is a holiday in Bavaria but not everywhere in Germany', () => {
+      expect(isBusinessDay('2025-01-06', 'DE-BY')).to.equal(false);
+      expect(isBusinessDay('2025-01-06', 'DE')).to.equal(true);
+    });
+    it('honours a spec with extra holiday types and recurring closure days', () => {
+      const jpo = { id: 'JP', closedHolidayTypes: ['public', 'bank'] as const, extraClosedDays: ['12-29', '12-30'] };
+      expect(isBusinessDay('2025-12-29', jpo)).to.equal(false); // Monday, JPO year-end closure
+      expect(isBusinessDay('2025-12-29', 'JP')).to.equal(true);
+      expect(isBusinessDay('2024-12-31', jpo)).to.equal(false); // 'bank' day in date-holidays
+      expect(isBusinessDay('2024-12-31', 'JP')).to.equal(true);
+    });
+    it('throws on an unknown calendar', () => {
+      expect(() => isBusinessDay('2025-01-06', 'XX')).to.throw(RangeError);
+    });
+  });
+
+  describe('rollForward', () => {
+    it('leaves a business day alone', () => {
+      expect(rollForward('2026-05-05', 'US')).to.deep.equal({ date: '2026-05-05', rolled: false, covered: true });
+    });
+    it('rolls a weekend to Monday', () => {
+      expect(rollForward('2026-02-28', 'ES')).to.deep.equal({ date: '2026-03-02', rolled: true, covered: true });
+    });
+    it('rolls a Friday holiday over the weekend', () => {
+      expect(rollForward('2025-07-04', 'US').date).to.equal('2025-07-07');
+    });
+    it('rolls across Christmas, Boxing Day and a weekend', () => {
+      expect(rollForward('2025-12-25', 'GB-ENG').date).to.equal('2025-12-29');
+    });
+    it('rolls across Labour Day after a Sunday (CA-QC, 2030)', () => {
+      expect(rollForward('2030-09-01', 'CA-QC').date).to.equal('2030-09-03');
+    });
+    it('rolls through the JPO year-end closure', () => {
+      const jpo = { id: 'JP', closedHolidayTypes: ['public', 'bank'] as const, extraClosedDays: ['12-29', '12-30'] };
+      expect(rollForward('2025-12-29', jpo).date).to.equal('2026-01-05');
+    });
+    it('reports coverage', () => {
+      expect(rollForward('1995-07-08', 'US')).to.deep.equal({ date: '1995-07-10', rolled: true, covered: false });
+      expect(rollForward(`${CALENDAR_COVERAGE.lastYear + 1}-01-07`, 'US').covered).to.equal(false);
+    });
+  });
+
+  describe('coverage', () => {
+    it('covers the documented year range inclusively', () => {
+      expect(isWithinCalendarCoverage(`${CALENDAR_COVERAGE.firstYear}-01-01`)).to.equal(true);
+      expect(isWithinCalendarCoverage(`${CALENDAR_COVERAGE.lastYear}-12-31`)).to.equal(true);
+      expect(isWithinCalendarCoverage(`${CALENDAR_COVERAGE.firstYear - 1}-12-31`)).to.equal(false);
+      expect(isWithinCalendarCoverage(`${CALENDAR_COVERAGE.lastYear + 1}-01-01`)).to.equal(false);
+    });
+  });
+
+  describe('rollLastDay', () => {
+    it('rolls a last day inside coverage however long ago it was', () => {
+      expect(rollLastDay('2010-02-28', 'US', '2025-06-01')).to.deep.equal({
+        nominal: '2010-02-28',
+        date: '2010-03-01',
+        rolled: true,
+        roll_skipped: false,
+        covered: true,
+      });
+    });
+    it(`skips the roll for a day outside coverage that is more than ${ROLL_SKIP_AFTER_DAYS} days past`, () => {
+      // 1995-07-08 was a Saturday.
+      expect(rollLastDay('1995-07-08', 'US', '2025-06-01')).to.deep.equal({
+        nominal: '1995-07-08',
+        date: '1995-07-08',
+        rolled: false,
+        roll_skipped: true,
+        covered: false,
+      });
+    });
+    it('still rolls a day outside coverage that is at most 14 days past, or in the future', () => {
+      expect(rollLastDay('1995-07-08', 'US', '1995-07-22').date).to.equal('1995-07-10'); // exactly 14 days
+      expect(rollLastDay('1995-07-08', 'US', '1995-07-23').date).to.equal('1995-07-08'); // 15 days
+      // 2040-01-01 is a Sunday; New Year's Day is then observed on Monday 2 January (5 U.S.C. 6103).
+      expect(rollLastDay('2040-01-01', 'US', '2025-06-01')).to.include({ date: '2040-01-03', rolled: true, covered: false });
+    });
+    it('does not roll without a calendar and reports it as uncovered', () => {
+      expect(rollLastDay('2026-02-28', null, '2025-06-01')).to.deep.equal({
+        nominal: '2026-02-28',
+        date: '2026-02-28',
+        rolled: false,
+        roll_skipped: false,
+        covered: false,
+      });
+    });
+  });
+});

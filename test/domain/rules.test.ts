@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import corpusJson from '../../data/rules.json';
+import { listDeadlineRules } from '../../domain/deadline-rules';
+import { computeDeadlines } from '../../domain/deadlines';
+import { computeOppositionWindow } from '../../domain/opposition';
+import { loadRuleCorpus, normalizeJurisdictionCode, normalizeOfficeCode, RuleCorpusError } from '../../domain/rules';
+
+type Mutable = Record<string, unknown> & { deadline_rules: Array<Record<string, unknown>>; opposition_rules: Array<Record<string, unknown>>; calendars: Record<string, Record<string, unknown>> };
+const copy = (): Mutable => JSON.parse(JSON.stringify(corpusJson)) as Mutable;
+
+describe('domain/rules', () => {
+  describe('loadRuleCorpus on the shipped corpus', () => {
+    const corpus = loadRuleCorpus(corpusJson);
+    it('loads every rule', () => {
+      expect(corpus.deadline_rules).to.have.length(corpusJson.deadline_rules.length);
+      expect(corpus.opposition_rules).to.have.length(corpusJson.opposition_rules.length);
+      expect(corpus.corpus_version).to.equal(corpusJson.corpus_version);
+    });
+    it('has worked examples and at least one source for every rule', () => {
+      for (const rule of [...corpus.deadline_rules, ...corpus.opposition_rules]) {
+        expect(rule.examples.length, JSON.stringify(rule.sources[0])).to.be.at.least(1);
+        expect(rule.sources.length).to.be.at.least(1);
+      }
+    });
+    it('fills absent optional fields with null', () => {
+      expect(corpus.deadline_rules.find((rule) => rule.id === 'US.national.section8_6yr')!.applicability_fields).to.equal(null);
+      expect(corpus.deadline_rules.find((rule) => rule.id === 'CA.national.renewal_10yr')!.applicability_fields).to.deep.equal(['registration_date']);
+    });
+  });
+
+  describe('loadRuleCorpus rejects a malformed corpus', () => {
+    const cases: Array<[string, (corpus: Mutable) => void, RegExp]> = [
+      ['not an object', (c) => Object.keys(c).forEach((k) => delete c[k]), /deadline_rules: must be an array/],
+      ['missing deadline_rules', (c) => delete (c as Record<string, unknown>).deadline_rules, /deadline_rules: must be an array/],
+      ['a bad date', (c) => (c.deadline_rules[0]!.applicable_from_date = '2019-02-30'), /deadline_rules\[0\]\.applicable_from_date/],
+      ['a bad trigger field', (c) => (c.deadline_rules[0]!.trigger_field = 'publication_date'), /deadline_rules\[0\]\.trigger_field: must be one of/],
+      ['a negative offset', (c) => (c.deadline_rules[0]!.due_offset_months = -1), /due_offset_months: must be a non-negative integer/],
+      ['a zero recurrence', (c) => (c.deadline_rules[1]!.recurring_every_months = 0), /recurring_every_months: must be positive or null/],
+      ['no sources', (c) => (c.deadline_rules[0]!.sources = []), /sources: must cite at least one source/],
+      ['a duplicate id', (c) => (c.deadline_rules[1]!.id = c.deadline_rules[0]!.id), /duplicate rule US\.national\.section8_6yr/],
+      ['an undefined calendar', (c) => (c.deadline_rules[0]!.holiday_calendar = 'US-ZZ'), /holiday_calendar: US-ZZ is not defined under calendars/],
+      ['a calendar date-holidays does not know', (c) => (c.calendars['XX'] = { ...c.calendars['US']! }), /calendars\.XX: date-holidays does not know/],
+      ['a bad closure day', (c) => (c.calendars['JP']!.extra_closed_days = ['12-32']), /12-32 is not MM-DD/],
+      ['a bad time zone', (c) => (c.opposition_rules[0]!.office_time_zone = 'America/Nowhere'), /office_time_zone: unknown time zone/],
+      ['both window lengths', (c) => (c.opposition_rules[0]!.window_months = 1), /exactly one of window_months and window_days/],
+      ['a bad trigger event', (c) => (c.opposition_rules[0]!.trigger_event = 'filing'), /trigger_event: must be one of/],
+      ['a duplicate opposition key', (c) => (c.opposition_rules[1]!.filing_route = 'domestic'), /duplicate rule US\|domestic\|application_publication/],
+    ];
+    for (const [name, mutate, message] of cases) {
+      it(name, () => {
+        const corpus = copy();
+        mutate(corpus);
+        expect(() => loadRuleCorpus(corpus)).to.throw(RuleCorpusError, message);
+      });
+    }
+    it('not even an object', () => {
+      expect(() => loadRuleCorpus(null)).to.throw(RuleCorpusError, /\$: must be an object/);
+    });
+  });
+
+  describe('rules are data', () => {
+    it('a new jurisdiction needs only corpus entries', () => {
+      const corpus = copy();
+      corpus.calendars['NO'] = { time_zone: 'Europe/Oslo', closed_holiday_types: ['public'], extra_closed_days: [], notes: 'test' };
+      corpus.deadline_rules.push({
+        ...corpus.deadline_rules.find((rule) => rule.id === 'CH.national.renewal_10yr')!,
+        id: 'NO.national.renewal_10yr',
+        jurisdiction_code: 'NO',
+        office_code: 'NO',
+        holiday_calendar: 'NO',
+      });
+      corpus.opposition_rules.push({ ...corpus.opposition_rules.find((rule) => rule.office_code === 'FR')!, jurisdiction_code: 'NO', office_code: 'NO', office_time_zone: 'Europe/Oslo', holiday_calendar: 'NO' });
+      const loaded = loadRuleCorpus(corpus);
+      const deadlines = computeDeadlines(loaded, { jurisdiction: 'no', filing_date: '2016-05-05' }, { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false });
+      expect(deadlines.supported).to.equal(true);
+      // 2026-05-05 is a Tuesday and no Norwegian holiday.
+      expect(deadlines.deadlines.map((d) => d.due_date)).to.deep.equal(['2026-05-05']);
+      // Published Friday 2025-03-28: two months later is Wednesday 2025-05-28.
+      const window = computeOppositionWindow(loaded, { office_code: 'no', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-03-28', as_of_date: '2025-04-01' });
+      expect(window).to.include({ jurisdiction_code: 'NO', window_closes: '2025-05-28', status: 'open' });
+    });
+  });
+
+  describe('code normalisation', () => {
+    it('jurisdictions: case and aliases', () => {
+      expect(['us', ' US ', 'em', 'EU', 'wipo', 'WO', 'uk'].map(normalizeJurisdictionCode)).to.deep.equal(['US', 'US', 'EU', 'EU', 'WO', 'WO', 'GB']);
+    });
+    it('offices: lowercase legacy codes and aliases', () => {
+      expect(['us', 'em', 'eu', 'EUIPO', 'wipo', 'wo', 'uk'].map(normalizeOfficeCode)).to.deep.equal(['US', 'EM', 'EM', 'EM', 'WO', 'WO', 'GB']);
+    });
+  });
+
+  describe('listDeadlineRules', () => {
+    const corpus = loadRuleCorpus(corpusJson);
+    it('lists every rule as a public deadline_rule object with verified exposed', () => {
+      const rules = listDeadlineRules(corpus);
+      expect(rules).to.have.length(corpusJson.deadline_rules.length);
+      for (const rule of rules) expect(rule.object).to.equal('deadline_rule');
+      expect(rules.find((rule) => rule.id === 'DE.national.renewal_10yr')).to.include({ verified: false });
+      expect(rules.find((rule) => rule.id === 'FR.national.renewal_10yr')).to.include({ verified: true });
+    });
+    it('filters by jurisdiction, with aliases', () => {
+      expect(listDeadlineRules(corpus, { jurisdictions: ['em', 'WIPO'] }).map((rule) => rule.id)).to.deep.equal(['EU.regional.renewal_10yr', 'WO.madrid.renewal_10yr']);
+      expect(listDeadlineRules(corpus, { jurisdictions: ['ZZ'] })).to.deep.equal([]);
+    });
+  });
+});
