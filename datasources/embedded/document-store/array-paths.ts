@@ -15,12 +15,14 @@ export class ArrayPathRegistry {
   private readonly known = new Map<string, Set<string>>();
   private readonly insert: Statement<[string, string]>;
   private readonly selectAll: Statement<[], { collection: string; path: string }>;
+  private readonly dataVersion: Statement<[], number>;
   private seenDataVersion = -1;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     db.exec('CREATE TABLE IF NOT EXISTS _array_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path)) WITHOUT ROWID');
     this.insert = db.prepare('INSERT OR IGNORE INTO _array_paths (collection, path) VALUES (?, ?)');
     this.selectAll = db.prepare('SELECT collection, path FROM _array_paths');
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   /** Records the array paths of a document being written (call inside the write's transaction). */
@@ -46,7 +48,7 @@ export class ArrayPathRegistry {
   }
 
   private reloadIfChangedElsewhere(): void {
-    const dataVersion = this.db.pragma('data_version', { simple: true }) as number;
+    const dataVersion = this.dataVersion.get() ?? 0;
     if (dataVersion === this.seenDataVersion) return;
     this.seenDataVersion = dataVersion;
     for (const { collection, path } of this.selectAll.all()) {
