@@ -1,0 +1,110 @@
+/**
+ * Public identifiers: a kind prefix (`tm_`, `own_`, …) followed by a lowercase Crockford base32
+ * body. Records that come from offices get stable IDs derived from (office, application number),
+ * so re-ingesting a record never mints a second ID; customer objects get time-sortable random IDs.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The spec's identifier prefixes table, plus `org_` (organizations; internal, not in the table). */
+export const ID_PREFIXES = {
+  trademark: 'tm_',
+  owner: 'own_',
+  attorney: 'att_',
+  firm: 'firm_',
+  proceeding: 'prc_',
+  entity: 'ent_',
+  api_key: 'key_',
+  feedback: 'fbk_',
+  webhook_endpoint: 'whk_',
+  alert: 'alt_',
+  media: 'med_',
+  image: 'img_',
+  image_search: 'imgsrch_',
+  request: 'req_',
+  organization: 'org_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
+
+const KIND_BY_PREFIX: ReadonlyMap<string, IdKind> = new Map(
+  (Object.keys(ID_PREFIXES) as IdKind[]).map((kind) => [ID_PREFIXES[kind], kind]),
+);
+
+/** Crockford base32, lowercase (no i, l, o, u: they read as digits or invite obscenities). */
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Length of the body of a derived (stable) ID: 100 bits of a SHA-256. */
+export const STABLE_ID_BODY_LENGTH = 20;
+/** Length of the body of a random ID: 10 characters of milliseconds (50 bits) + 14 random (70 bits). */
+export const RANDOM_ID_BODY_LENGTH = 24;
+
+/** 1 to 64 lowercase Crockford base32 characters (longer than what we mint, on purpose: see below). */
+const BODY_PATTERN = /^[0-9a-hjkmnp-tv-z]{1,64}$/;
+
+/** The first `length` base32 characters of `bytes` (5 bits each, most significant first). */
+function base32(bytes: Uint8Array, length: number): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    buffer = ((buffer << 8) | bytes[i]) & 0xffff;
+    bits += 8;
+    while (bits >= 5 && out.length < length) {
+      bits -= 5;
+      out += CROCKFORD[(buffer >>> bits) & 31];
+    }
+  }
+  return out;
+}
+
+/**
+ * A stable ID derived from an arbitrary key string: prefix + 20 base32 characters of
+ * SHA-256(key). The same key always yields the same ID.
+ */
+export function stableId(prefix: IdPrefix, key: string): string {
+  const digest = createHash('sha256').update(key).digest();
+  return prefix + base32(digest, STABLE_ID_BODY_LENGTH);
+}
+
+/** Application numbers compare without spaces, separators' surrounding blanks or letter case. */
+export function normalizeApplicationNumber(applicationNumber: string): string {
+  return applicationNumber.replace(/\s+/g, '').toUpperCase();
+}
+
+/**
+ * The stable ID of an office record: derived from (office code, application number), both
+ * normalized, so `catalogId('tm_', 'us', '97 123456')` equals `catalogId('tm_', 'US', '97123456')`.
+ */
+export function catalogId(prefix: IdPrefix, officeCode: string, applicationNumber: string): string {
+  return stableId(prefix, `${officeCode.trim().toUpperCase()}:${normalizeApplicationNumber(applicationNumber)}`);
+}
+
+/** Time-sortable random ID: IDs minted later sort after earlier ones (to the millisecond). */
+export function randomId(prefix: IdPrefix, nowMs: number = Date.now()): string {
+  let time = '';
+  let remaining = Math.max(0, Math.floor(nowMs));
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[remaining % 32] + time;
+    remaining = Math.floor(remaining / 32);
+  }
+  return prefix + time + base32(randomBytes(9), RANDOM_ID_BODY_LENGTH - 10);
+}
+
+/** The kind of an ID by its prefix (the text up to and including the first `_`), or null. */
+export function idKind(id: string): IdKind | null {
+  const underscore = id.indexOf('_');
+  if (underscore <= 0) return null;
+  const kind = KIND_BY_PREFIX.get(id.slice(0, underscore + 1));
+  if (kind === undefined || !BODY_PATTERN.test(id.slice(underscore + 1))) return null;
+  return kind;
+}
+
+/**
+ * True when `id` has exactly `prefix` and a well-formed body. Bodies of other lengths than the
+ * 20 or 24 we mint are accepted on purpose, so IDs minted by other ingest paths keep working; the
+ * prefix is what decides `id_type_mismatch`.
+ */
+export function isWellFormedId(id: string, prefix: IdPrefix): boolean {
+  return id.startsWith(prefix) && idKind(id) === KIND_BY_PREFIX.get(prefix);
+}

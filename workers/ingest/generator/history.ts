@@ -1,0 +1,204 @@
+/**
+ * Turns a simulated lifecycle into what the catalog stores about a mark's past: versioned change
+ * rows (what we observed, when), source observations with payload hashes, and office events.
+ *
+ * Marks filed before the initial backfill are first observed during it, with everything that
+ * happened before folded into version 1; later marks are observed a few days after filing. Each
+ * later state change is observed one to five days after it happened.
+ */
+import { createHash } from 'node:crypto';
+import eventTypes from '../../../data/event_types.json';
+import type { TrademarkChangeDoc, TrademarkEventDoc, TrademarkSourceDoc } from '../../../domain/records';
+import { isoDate, isoTimestamp } from './dates';
+import type { PlannedEvent, ProceedingPlan, Step } from './lifecycle';
+import { LAST_DAY } from './lifecycle';
+import type { OfficeProfile } from './offices';
+import { BACKFILL_DAYS, BACKFILL_START } from './parties';
+import { Random } from './random';
+
+const MS_PER_DAY = 86_400_000;
+
+/** Record fields tracked in change rows (classifications as their class numbers). */
+export type TrackedValues = Record<string, string | number | null | ReadonlyArray<string | number>>;
+
+interface EventWording {
+  uspto: string | null;
+  euipo: string | null;
+  generic: string;
+}
+
+const EVENT_WORDING: ReadonlyMap<string, EventWording> = new Map(
+  eventTypes.map((type) => [
+    type.code,
+    { uspto: type.uspto_tsdr[0]?.description ?? null, euipo: type.euipo_status[0] ?? null, generic: type.description },
+  ]),
+);
+
+export const EVENT_CODES: ReadonlySet<string> = new Set(EVENT_WORDING.keys());
+
+function eventDescription(code: string, officeCode: string, proceedingNumber: string | null): string {
+  const wording = EVENT_WORDING.get(code);
+  if (wording === undefined) throw new Error(`event code ${code} is not in data/event_types.json`);
+  if (officeCode === 'US' && wording.uspto !== null) return wording.uspto.replace('<n>', proceedingNumber ?? '').trim();
+  if (officeCode === 'EM' && wording.euipo !== null) return wording.euipo;
+  return wording.generic;
+}
+
+function sameValue(a: TrackedValues[string], b: TrackedValues[string]): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((value, i) => value === b[i]);
+  return a === b;
+}
+
+const RESPONSE_TYPE_BY_FORMAT: Readonly<Record<string, string>> = { xml_dtd: 'bulk_daily', xml_st96: 'case_status', json: 'api_detail' };
+
+export interface HistoryInput {
+  trademarkId: string;
+  office: OfficeProfile;
+  applicationNumber: string;
+  markText: string;
+  filingDay: number;
+  steps: readonly Step[];
+  events: readonly PlannedEvent[];
+  proceedingNumbers: ReadonlyMap<ProceedingPlan, string>;
+  /** Values of the tracked fields for a step's state. */
+  track: (step: Step) => TrackedValues;
+}
+
+export interface History {
+  changes: TrademarkChangeDoc[];
+  sources: TrademarkSourceDoc[];
+  events: TrademarkEventDoc[];
+  createdAt: string;
+  updatedAt: string;
+  sourceUpdatedAt: string;
+  version: number;
+  /** Day the catalog first observed the record. */
+  firstObservedDay: number;
+}
+
+/** When the catalog first saw a record filed on `filingDay`. */
+export function firstObservationDay(random: Random, filingDay: number): number {
+  if (filingDay < BACKFILL_START) return BACKFILL_START + random.int(0, BACKFILL_DAYS - 1);
+  return Math.min(LAST_DAY, filingDay + random.int(1, 7));
+}
+
+/** When a change that happened on `day` was observed (never before the first observation). */
+export function observationDay(random: Random, day: number, firstObserved: number): number {
+  return Math.max(firstObserved, Math.min(LAST_DAY, day + random.int(1, 5)));
+}
+
+export function buildHistory(input: HistoryInput, random: Random): History {
+  const { trademarkId, office, steps } = input;
+  const firstDay = firstObservationDay(random, input.filingDay);
+  let observedMs = firstDay * MS_PER_DAY + random.int(0, 86_399) * 1000;
+
+  let index = 0;
+  while (index + 1 < steps.length && steps[index + 1].day <= firstDay) index++;
+  const initial = input.track(steps[index]);
+  const createdAt = new Date(observedMs).toISOString();
+  const changes: TrademarkChangeDoc[] = [
+    {
+      _id: `${trademarkId}:v1`,
+      trademark_id: trademarkId,
+      version: 1,
+      change_type: 'created',
+      changed_fields: Object.keys(initial),
+      old_values: null,
+      new_values: { ...initial },
+      source_data_date: isoDate(steps[index].day),
+      office_code: office.code,
+      created_at: createdAt,
+    },
+  ];
+  let previous = initial;
+  let lastSourceDay = steps[index].day;
+
+  for (index++; index < steps.length; index++) {
+    // Several steps on one day are one observation.
+    while (index + 1 < steps.length && steps[index + 1].day === steps[index].day) index++;
+    const step = steps[index];
+    const current = input.track(step);
+    const changedFields: string[] = [];
+    const oldValues: TrackedValues = {};
+    const newValues: TrackedValues = {};
+    for (const field in current) {
+      if (sameValue(previous[field], current[field])) continue;
+      changedFields.push(field);
+      oldValues[field] = previous[field];
+      newValues[field] = current[field];
+    }
+    if (changedFields.length === 0) continue;
+    const dayMs = observationDay(random, step.day, firstDay) * MS_PER_DAY + random.int(0, 86_399) * 1000;
+    observedMs = Math.max(observedMs + 60_000, dayMs);
+    const version = changes.length + 1;
+    changes.push({
+      _id: `${trademarkId}:v${version}`,
+      trademark_id: trademarkId,
+      version,
+      change_type: step.correction ? 'corrected' : 'updated',
+      changed_fields: changedFields,
+      old_values: oldValues,
+      new_values: newValues,
+      source_data_date: isoDate(step.day),
+      office_code: office.code,
+      created_at: new Date(observedMs).toISOString(),
+    });
+    previous = current;
+    lastSourceDay = step.day;
+  }
+
+  const updatedAt = changes[changes.length - 1].created_at;
+  return {
+    changes,
+    sources: buildSources(input, random, createdAt, updatedAt, changes.length, String(previous.status_stage)),
+    events: buildEvents(input),
+    createdAt,
+    updatedAt,
+    sourceUpdatedAt: isoTimestamp(lastSourceDay, 0),
+    version: changes.length,
+    firstObservedDay: firstDay,
+  };
+}
+
+function sourceLocator(input: HistoryInput, format: string, observedAt: string): string {
+  if (input.office.code !== 'US') return `${input.office.locatorPrefix}:${input.applicationNumber}`;
+  if (format === 'xml_dtd') return `apc${observedAt.slice(2, 4)}${observedAt.slice(5, 7)}${observedAt.slice(8, 10)}.zip`;
+  return `https://tsdrapi.uspto.gov/ts/cd/casestatus/sn${input.applicationNumber}/download_xml.zip`;
+}
+
+function buildSources(input: HistoryInput, random: Random, createdAt: string, updatedAt: string, version: number, stage: string): TrademarkSourceDoc[] {
+  const [firstFormat, laterFormat] = input.office.sourceFormats;
+  const observations: Array<{ observedAt: string; format: string; version: number }> = [{ observedAt: createdAt, format: firstFormat, version: 1 }];
+  if (version > 1) observations.push({ observedAt: updatedAt, format: laterFormat, version });
+  else if (random.chance(0.3)) {
+    const createdDay = Math.floor(Date.parse(createdAt) / MS_PER_DAY);
+    if (createdDay + 1 <= LAST_DAY) {
+      observations.push({ observedAt: isoTimestamp(random.int(createdDay + 1, LAST_DAY), random.int(0, 86_399)), format: firstFormat, version });
+    }
+  }
+  return observations.map(({ observedAt, format, version: observedVersion }) => {
+    // A stand-in for the raw document: the same record state in the same format hashes the same.
+    const payload = `${format}|${input.office.code}|${input.applicationNumber}|${input.markText}|v${observedVersion}|${observedVersion === version ? stage : 'initial'}`;
+    return {
+      _id: `${input.trademarkId}:${observedAt}`,
+      trademark_id: input.trademarkId,
+      office_code: input.office.code,
+      observed_at: observedAt,
+      source_format: format,
+      source_response_type: RESPONSE_TYPE_BY_FORMAT[format] ?? null,
+      source_locator: sourceLocator(input, format, observedAt),
+      payload_hash: `sha256:${createHash('sha256').update(payload).digest('hex')}`,
+    };
+  });
+}
+
+function buildEvents(input: HistoryInput): TrademarkEventDoc[] {
+  return input.events.map((event, i) => ({
+    _id: `${input.trademarkId}:e${i + 1}`,
+    trademark_id: input.trademarkId,
+    event_type: event.code,
+    event_date: isoDate(event.day),
+    office_code: input.office.code,
+    description: eventDescription(event.code, input.office.code, event.proceeding === null ? null : input.proceedingNumbers.get(event.proceeding) ?? null),
+  }));
+}
