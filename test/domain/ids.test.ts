@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { catalogId, ID_PREFIXES, idKind, isWellFormedId, randomId, stableId } from '../../domain/ids';
+
+/** Independent base32 (Crockford, lowercase) of the leading bits of a buffer, via a bit string. */
+function crockfordPrefix(bytes: Buffer, characters: number): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  const bits = [...bytes].map((byte) => byte.toString(2).padStart(8, '0')).join('');
+  let out = '';
+  for (let i = 0; i < characters; i++) out += alphabet[parseInt(bits.slice(i * 5, i * 5 + 5), 2)];
+  return out;
+}
+
+describe('domain/ids', () => {
+  it('lists every prefix of the spec identifier table', () => {
+    const specTable: Record<string, string> = {
+      tm_: 'trademark', own_: 'owner', att_: 'attorney', firm_: 'firm', prc_: 'proceeding', ent_: 'entity', key_: 'api_key',
+      fbk_: 'feedback', whk_: 'webhook_endpoint', alt_: 'alert', med_: 'media', img_: 'image', imgsrch_: 'image_search', req_: 'request',
+    };
+    for (const [prefix, kind] of Object.entries(specTable)) expect(ID_PREFIXES[kind as keyof typeof ID_PREFIXES]).to.equal(prefix);
+  });
+
+  describe('catalogId', () => {
+    it('is prefix + the first 20 Crockford base32 characters of SHA-256("OFFICE:NUMBER")', () => {
+      const expected = 'tm_' + crockfordPrefix(createHash('sha256').update('US:97123456').digest(), 20);
+      expect(catalogId('tm_', 'US', '97123456')).to.equal(expected);
+    });
+
+    it('is stable under office case and blanks in the application number', () => {
+      expect(catalogId('tm_', 'us', ' 97 123456 ')).to.equal(catalogId('tm_', 'US', '97123456'));
+    });
+
+    it('differs by office and by number', () => {
+      const ids = new Set([catalogId('tm_', 'US', '1'), catalogId('tm_', 'EM', '1'), catalogId('tm_', 'US', '2')]);
+      expect(ids.size).to.equal(3);
+    });
+
+    it('stableId hashes an arbitrary key the same way', () => {
+      expect(stableId('own_', 'US:97123456').slice(4)).to.equal(catalogId('tm_', 'US', '97123456').slice(3));
+    });
+  });
+
+  describe('randomId', () => {
+    it('has 10 time characters and 14 random characters', () => {
+      const id = randomId('key_');
+      expect(id).to.match(/^key_[0-9a-hjkmnp-tv-z]{24}$/);
+    });
+
+    it('encodes the milliseconds in its first 10 characters (Crockford base32)', () => {
+      // 1 ms → "0000000001"; 32 ms → "0000000010"; 1024 ms → "0000000100".
+      expect(randomId('req_', 1).slice(4, 14)).to.equal('0000000001');
+      expect(randomId('req_', 32).slice(4, 14)).to.equal('0000000010');
+      expect(randomId('req_', 1024).slice(4, 14)).to.equal('0000000100');
+    });
+
+    it('sorts later IDs after earlier ones', () => {
+      const earlier = randomId('alt_', Date.parse('2026-01-01T00:00:00Z'));
+      const later = randomId('alt_', Date.parse('2026-01-01T00:00:00.001Z'));
+      expect(earlier < later).to.equal(true);
+    });
+
+    it('does not repeat', () => {
+      const ids = new Set(Array.from({ length: 1000 }, () => randomId('whk_', 0)));
+      expect(ids.size).to.equal(1000);
+    });
+  });
+
+  describe('idKind and isWellFormedId', () => {
+    it('recognises kinds by prefix, including prefixes that share a start', () => {
+      expect(idKind('tm_abc123')).to.equal('trademark');
+      expect(idKind('img_abc')).to.equal('image');
+      expect(idKind('imgsrch_abc')).to.equal('image_search');
+      expect(idKind(catalogId('prc_', 'US', '91234567'))).to.equal('proceeding');
+    });
+
+    it('rejects unknown prefixes, empty or malformed bodies', () => {
+      expect(idKind('foo_abc')).to.equal(null);
+      expect(idKind('tm_')).to.equal(null);
+      expect(idKind('tm_ABC')).to.equal(null);
+      expect(idKind('tm_a-b')).to.equal(null);
+      expect(idKind('tmabc')).to.equal(null);
+      expect(idKind('tm_' + 'a'.repeat(65))).to.equal(null);
+    });
+
+    it('checks the expected prefix', () => {
+      const owner = randomId('own_');
+      expect(isWellFormedId(owner, 'own_')).to.equal(true);
+      expect(isWellFormedId(owner, 'tm_')).to.equal(false);
+      expect(isWellFormedId('imgsrch_abc', 'img_')).to.equal(false);
+      expect(isWellFormedId('own_', 'own_')).to.equal(false);
+    });
+  });
+});
