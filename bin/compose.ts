@@ -10,12 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
-import { createElasticSearchIndex } from '../datasources/elastic/search-index';
-import { createMongoDocumentStore } from '../datasources/mongo/document-store';
 import type { DocumentStore, KeyValue, SearchIndex } from '../datasources/ports';
-import { createRedisKeyValue } from '../datasources/redis/key-value';
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
+import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
@@ -34,15 +32,21 @@ export interface Adapters {
 /** Collections whose writes feed the change stream (high-volume internal ones stay out). */
 const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTIONS.attorneys, COLLECTIONS.firms, COLLECTIONS.entities, COLLECTIONS.proceedings];
 
+/**
+ * Opens the configured adapters. The drivers of MongoDB, Elasticsearch and Redis are loaded only
+ * when configured, which keeps the embedded default's start-up short.
+ */
 export async function openAdapters(config: Config): Promise<Adapters> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = config.mongodbUrl
-    ? await createMongoDocumentStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
+    ? (await import('../datasources/mongo/document-store')).createMongoDocumentStore({ url: config.mongodbUrl, database: config.mongodbDatabase, feedCollections: FEED_COLLECTIONS })
     : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: FEED_COLLECTIONS });
   const search = config.elasticsearchUrl
-    ? createElasticSearchIndex({ node: config.elasticsearchUrl })
+    ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })
     : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite') });
-  const kv = config.redisUrl ? await createRedisKeyValue({ url: config.redisUrl }) : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
+  const kv = config.redisUrl
+    ? await (await import('../datasources/redis/key-value')).createRedisKeyValue({ url: config.redisUrl })
+    : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
   await store.ensureIndexes(STORE_INDEXES);
   return { store, search, kv };
 }
@@ -81,6 +85,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const services: Services = { store: adapters.store, search: adapters.search, cursors: new CursorCodec(secret, () => now().getTime()), now };
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
   await indexer.ensureIndexes();
+  warmRuleCalendars(now());
 
   let shuttingDown = false;
   const startedAt = Date.now();

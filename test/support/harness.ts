@@ -1,0 +1,139 @@
+/**
+ * Starts the real server in-process on an ephemeral loopback port, over embedded adapters in a
+ * temporary directory, with a fixture dataset the generator makes from a fixed seed. Tests talk
+ * to it over HTTP with fetch, as a client would.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { closeAdapters, createServer, type Adapters, type Server } from '../../bin/compose';
+import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
+import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
+import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import type { DocumentStore } from '../../datasources/ports';
+import { CUSTOMER_SCOPES } from '../../domain/scopes';
+import { createApiKey } from '../../resolvers/accounts/api-keys';
+import { createOrganization } from '../../resolvers/accounts/organizations';
+import { STORE_INDEXES } from '../../resolvers/store-indexes';
+import { SearchIndexer } from '../../workers/indexer';
+import { seedStore } from '../../workers/ingest/seed';
+
+export const FIXTURE_SEED = 20261101;
+
+export interface Keys {
+  /** Every customer scope. */
+  full: string;
+  /** A second organization's key with every customer scope. */
+  otherOrg: string;
+  /** Valid key without trademarks:read. */
+  billingOnly: string;
+  /** Legacy scope search:read only. */
+  legacy: string;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  keys: Keys;
+  adapters: Adapters;
+  server: Server;
+  indexer: SearchIndexer;
+  /** Counts DocumentStore calls by method (for N+1 checks). */
+  storeCalls: Map<string, number>;
+  get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Wraps a store so tests can count calls per collection method (`findByIds`, `find`, …). */
+function countingStore(store: DocumentStore, calls: Map<string, number>): DocumentStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'collection') return Reflect.get(target, prop, receiver);
+      return (name: string) =>
+        new Proxy(target.collection(name), {
+          get(collection, method, r) {
+            const value = Reflect.get(collection, method, r);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              const key = `${name}.${String(method)}`;
+              calls.set(key, (calls.get(key) ?? 0) + 1);
+              return (value as (...a: unknown[]) => unknown).apply(collection, args);
+            };
+          },
+        });
+    },
+  });
+}
+
+export interface TestAppOptions {
+  marks?: number;
+  now?: () => Date;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'marque-test-'));
+  const storeCalls = new Map<string, number>();
+  const rawStore = createEmbeddedDocumentStore({ path: join(dir, 'store.sqlite') });
+  await rawStore.ensureIndexes(STORE_INDEXES);
+  const adapters: Adapters = {
+    store: countingStore(rawStore, storeCalls),
+    search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
+    kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+  };
+  const indexer = new SearchIndexer(rawStore, adapters.search);
+  await indexer.ensureIndexes();
+  await seedStore(rawStore, { marks: options.marks ?? 1500, seed: FIXTURE_SEED });
+  await indexer.rebuild();
+
+  const org = await createOrganization(rawStore, { name: 'Test org' });
+  const other = await createOrganization(rawStore, { name: 'Other org' });
+  const keys: Keys = {
+    full: (await createApiKey(rawStore, { organizationId: org._id, name: 'full', scopes: [...CUSTOMER_SCOPES] })).secret,
+    otherOrg: (await createApiKey(rawStore, { organizationId: other._id, name: 'other', scopes: [...CUSTOMER_SCOPES] })).secret,
+    billingOnly: (await createApiKey(rawStore, { organizationId: org._id, name: 'billing', scopes: ['billing:read'] })).secret,
+    legacy: (await createApiKey(rawStore, { organizationId: org._id, name: 'legacy', scopes: ['search:read'] })).secret,
+  };
+
+  const server = await createServer(adapters, Buffer.from('test-cursor-secret'), { runIndexer: false, now: options.now, log: () => undefined });
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const headersFor = (key: string | null | undefined, extra: Record<string, string> = {}) => ({
+    ...(key === null ? {} : { authorization: `Bearer ${key ?? keys.full}` }),
+    ...extra,
+  });
+  return {
+    baseUrl,
+    keys,
+    adapters,
+    server,
+    indexer,
+    storeCalls,
+    get: (path, key, headers) => fetch(baseUrl + path, { headers: headersFor(key, headers) }),
+    post: (path, body, key, headers) =>
+      fetch(baseUrl + path, {
+        method: 'POST',
+        headers: headersFor(key, { 'content-type': 'application/json', ...headers }),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    close: async () => {
+      await server.close();
+      await closeAdapters(adapters);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let shared: Promise<TestApp> | null = null;
+
+/** One read-only app shared by the test files that do not change data (closed at exit). */
+export function sharedTestApp(): Promise<TestApp> {
+  shared ??= startTestApp();
+  return shared;
+}
+
+after(async () => {
+  if (shared) await (await shared).close();
+});
