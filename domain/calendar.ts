@@ -177,3 +177,15 @@ export function rollLastDay(nominal: IsoDate, calendar: string | BusinessCalenda
   const roll = rollForward(nominal, calendar);
   return { nominal, date: roll.date, rolled: roll.rolled, roll_skipped: false, covered: roll.covered };
 }
+
+/**
+ * Builds the date-holidays instances and closed-day sets of `calendars` for `years` ahead of the
+ * first request, so a server's first computation does not pay for them (date-holidays parses its
+ * rules per country and year, tens of milliseconds for a whole corpus).
+ */
+export function warmCalendars(calendars: Iterable<BusinessCalendarSpec>, years: { from: number; to: number }): void {
+  for (const calendar of calendars) {
+    const state = stateFor(calendar);
+    for (let year = years.from; year <= years.to; year += 1) closedDaysOf(state, year);
+  }
+}

@@ -2,6 +2,7 @@
  * The resolver map of the whole internal schema, one entry per domain area.
  */
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { deadlineQueryResolvers } from './deadlines/queries';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
 
@@ -24,6 +25,7 @@ export const resolvers = {
   Query: {
     ping: () => 'pong',
     ...trademarkQueryResolvers,
+    ...deadlineQueryResolvers,
   },
   Trademark: trademarkFieldResolvers,
 };

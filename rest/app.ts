@@ -8,11 +8,12 @@
  *   4. parse path, query, body    (rest/params.ts, the spec's conventions)
  *   5. execute                    (the route's persisted operation, or its custom handler)
  *   6. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route)
+ *   7. public cache               (routes with publicCache: Cache-Control, ETag, 304)
  *
  * Errors at any stage become the spec's error envelope (domain/errors.ts); anything unexpected is
  * logged and answered with 500 internal_error, never with a stack trace.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../domain/errors';
 import { createRequestContext, type Services } from '../resolvers/context';
@@ -73,6 +74,30 @@ function parseInput(route: RouteDef, request: FastifyRequest): RouteInput {
   };
 }
 
+/** A strong validator: the same body always gets the same tag, on every instance. */
+function strongEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; * matches any. */
+function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+/** Stages 6 and 7: sends the serialized body, or 304 when a publicly cached body is unchanged. */
+function sendSuccess(route: RouteDef, request: FastifyRequest, reply: FastifyReply, status: number, body: string): FastifyReply {
+  if (route.publicCache) {
+    const etag = strongEtag(body);
+    reply.header('cache-control', `public, max-age=${route.publicCache.maxAgeSeconds}`).header('etag', etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  }
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
   if (error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
   return reply
@@ -84,7 +109,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services, registry, routes } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const app = Fastify({ logger: false, querystringParser: () => ({}), bodyLimit: 1024 * 1024, return503OnClosing: false });
+  const app = Fastify({ logger: false, routerOptions: { querystringParser: () => ({}) }, bodyLimit: 1024 * 1024, return503OnClosing: false });
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -131,11 +156,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           const input = parseInput(route, request);
           if (route.kind === 'custom') {
             const result = await route.handle(input);
-            return reply.status(result.status).type('application/json; charset=utf-8').send(serialize(buildEnvelope(route, result.body, request.requestId)));
+            return sendSuccess(route, request, reply, result.status, serialize(buildEnvelope(route, result.body, request.requestId)));
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);
           const data = await registry.run(route.operation, route.variables(input), context);
-          return reply.status(route.successStatus).type('application/json; charset=utf-8').send(serialize(buildEnvelope(route, data, request.requestId)));
+          return sendSuccess(route, request, reply, route.successStatus, serialize(buildEnvelope(route, data, request.requestId)));
         } catch (error) {
           return sendError(reply, request, toApiError(error));
         }

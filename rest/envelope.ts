@@ -26,6 +26,10 @@ export function buildEnvelope(route: RouteDef, result: unknown, requestId: strin
       const list = result as ListResult;
       return { ...list, object: 'list', has_more: list.has_more ?? false, pagination: cleanPagination(list.pagination), request_id: requestId };
     }
+    case 'list_public': {
+      const list = result as ListResult;
+      return { ...list, object: 'list', has_more: list.has_more ?? false, pagination: cleanPagination(list.pagination) };
+    }
     case 'data_only':
       return { object: 'list', data: (result as ListResult).data, request_id: requestId };
     case 'raw':

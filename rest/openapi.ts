@@ -20,7 +20,7 @@ Conventions (every endpoint):
 - CORS is open (\`Access-Control-Allow-Origin: *\`); credentials are read only from the Authorization header.
 `.trim();
 
-function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength?: number } {
+function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength?: number; minItems?: number; maxItems?: number } {
   switch (kind.type) {
     case 'string':
       return { type: 'string', maxLength: kind.maxLength, ...(kind.pattern ? { pattern: kind.pattern.source } : {}) };
@@ -38,7 +38,16 @@ function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength
       return { type: 'string', pattern: `^${kind.prefix}[0-9a-z]+$` };
     case 'sort':
       return { type: 'string', enum: kind.fields.flatMap((f) => [f, `-${f}`]) };
+    case 'objects':
+      return { type: 'array', minItems: 1, maxItems: kind.batchLimit, items: bodySchema(kind.fields) };
   }
+}
+
+/** The JSON Schema of a body (or of one item of an `objects` parameter) from its parameter specs. */
+function bodySchema(specs: readonly ParamSpec[]): JsonSchema {
+  const properties = Object.fromEntries(specs.map((spec) => [spec.name, { ...paramSchema(spec), description: spec.description }]));
+  const required = specs.filter((s) => s.required).map((s) => s.name);
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
 
 function paramSchema(spec: ParamSpec): JsonSchema {
@@ -102,12 +111,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
       ...(route.scope !== 'public' && route.scope !== null ? { 'x-marque-scope': route.scope } : {}),
     };
     if (route.body) {
-      const properties = Object.fromEntries(route.body.map((spec) => [spec.name, { ...paramSchema(spec), description: spec.description }]));
-      const required = route.body.filter((s) => s.required).map((s) => s.name);
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false } } },
-      };
+      operation.requestBody = { required: true, content: { 'application/json': { schema: bodySchema(route.body) } } };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }

@@ -3,9 +3,11 @@
  * rejected, repeated keys accepted as a fallback, strict `true`/`false`, ISO dates, `_gte/_gt/
  * _lte/_lt` range suffixes, bounded integers, enumerations and prefixed IDs. Query strings and JSON
  * bodies go through the same parameter specs, so `GET` and `POST /v1/trademarks` accept the same
- * filters with the same rules.
+ * filters with the same rules. JSON bodies may also carry a batch: an `objects` parameter is an
+ * array of objects whose fields are parameter specs themselves, so every item field gets the same
+ * conventions and a detail naming it (`items[3].filing_date: …`).
  */
-import { invalid } from '../domain/errors';
+import { ApiError, invalid } from '../domain/errors';
 import type { IdPrefix } from '../domain/ids';
 import { isIsoDate, parseId, parseTimestamp, truncate } from '../domain/validation';
 
@@ -17,7 +19,13 @@ export type ParamKind =
   | { type: 'date' }
   | { type: 'timestamp' }
   | { type: 'id'; prefix: IdPrefix }
-  | { type: 'sort'; fields: readonly string[]; multi?: boolean };
+  | { type: 'sort'; fields: readonly string[]; multi?: boolean }
+  /**
+   * JSON bodies only: an array of 1 to `batchLimit` objects, each parsed by `fields`. More than
+   * `batchLimit` items is 422 batch_too_large (with item_count and item_count_limit), checked
+   * before any item is read.
+   */
+  | { type: 'objects'; fields: readonly ParamSpec[]; batchLimit: number };
 
 export interface ParamSpec {
   name: string;
@@ -35,8 +43,11 @@ export interface ParamSpec {
   deprecated?: boolean;
 }
 
-export type ParamValue = string | number | boolean | Array<string | number>;
-export type ParsedParams = Record<string, ParamValue>;
+/** Array items are strings or numbers, or parsed objects for an `objects` parameter. */
+export type ParamValue = string | number | boolean | Array<string | number | ParsedParams>;
+export interface ParsedParams {
+  [name: string]: ParamValue;
+}
 
 /** Expands a date field into its four range parameters (`filing_date_gte`, …). */
 export function rangeParams(field: string, kind: 'date' | 'timestamp', what: string): ParamSpec[] {
@@ -96,7 +107,25 @@ function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
       if (!kind.fields.includes(field)) throw invalid(name, `must be one of ${kind.fields.join(', ')}, optionally prefixed with - for descending (got '${truncate(raw)}')`);
       return raw;
     }
+    case 'objects':
+      throw invalid(name, 'must be a JSON array of objects in a JSON body');
   }
+}
+
+function parseObjects(name: string, value: unknown, kind: Extract<ParamKind, { type: 'objects' }>): ParsedParams[] {
+  if (!Array.isArray(value)) throw invalid(name, `must be an array of objects (got ${typeof value})`);
+  if (value.length === 0) throw invalid(name, 'must list at least one item');
+  if (value.length > kind.batchLimit) {
+    throw new ApiError('batch_too_large', `${name}: at most ${kind.batchLimit} items per request (got ${value.length})`, {
+      item_count: value.length,
+      item_count_limit: kind.batchLimit,
+    });
+  }
+  return value.map((item: unknown, i) => {
+    const itemName = `${name}[${i}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalid(itemName, 'must be a JSON object');
+    return parseJsonParams(item as Record<string, unknown>, kind.fields, `${itemName}.`);
+  });
 }
 
 function parseValue(spec: ParamSpec, raw: string): ParamValue {
@@ -107,10 +136,10 @@ function parseValue(spec: ParamSpec, raw: string): ParamValue {
   return items.map((item) => parseScalar(spec, item) as string | number);
 }
 
-function applyDefaults(specs: readonly ParamSpec[], out: ParsedParams): ParsedParams {
+function applyDefaults(specs: readonly ParamSpec[], out: ParsedParams, context = ''): ParsedParams {
   for (const spec of specs) {
     if (out[spec.name] === undefined) {
-      if (spec.required) throw invalid(spec.name, 'is required');
+      if (spec.required) throw invalid(`${context}${spec.name}`, 'is required');
       if (spec.default !== undefined) out[spec.name] = spec.default;
     }
   }
@@ -150,7 +179,9 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
     if (!spec) throw invalid(name, `is not a field of this request body (accepted: ${specs.map((s) => s.name).join(', ')})`);
     if (value === null || value === undefined) continue;
     const named: ParamSpec = { ...spec, name };
-    if (spec.array && Array.isArray(value)) {
+    if (spec.kind.type === 'objects') {
+      out[key] = parseObjects(name, value, spec.kind);
+    } else if (spec.array && Array.isArray(value)) {
       if (value.length === 0) throw invalid(name, 'must not be an empty array');
       if (spec.maxItems !== undefined && value.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);
       out[key] = value.map((item, i) => parseScalar({ ...named, name: `${name}[${i}]` }, jsonScalarToString(`${name}[${i}]`, item, spec)) as string | number);
@@ -158,7 +189,7 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
       out[key] = parseValue(named, jsonScalarToString(name, value, spec));
     }
   }
-  return applyDefaults(specs, out);
+  return applyDefaults(specs, out, context);
 }
 
 function jsonScalarToString(name: string, value: unknown, spec: ParamSpec): string {

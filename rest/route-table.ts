@@ -3,6 +3,7 @@
  */
 import type { CustomRoute, RouteDef } from './route';
 import { buildOpenApi } from './openapi';
+import { deadlineRoutes } from './routes/deadlines';
 import { healthRoutes, type HealthDeps } from './routes/health';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
@@ -13,7 +14,7 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes];
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes];
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));

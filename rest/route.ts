@@ -16,6 +16,8 @@ export type Envelope =
   | 'single'
   /** object: list, data, has_more, pagination, request_id. */
   | 'list'
+  /** The list envelope without request_id: a publicly cacheable body must not vary per request. */
+  | 'list_public'
   /** object: list and data only. */
   | 'data_only'
   /** The body as the operation returns it (health, OpenAPI). */
@@ -40,6 +42,12 @@ interface RouteBase {
   scope: string | null | 'public';
   pool: Pool;
   tier: Tier;
+  /**
+   * Publicly cacheable response: `Cache-Control: public, max-age=…` and a strong `ETag` (hash of
+   * the body); a matching `If-None-Match` gets 304 without a body. Pair with envelope
+   * 'list_public', since a body carrying request_id would never match.
+   */
+  publicCache?: { maxAgeSeconds: number };
   /** Cached reference routes omit RateLimit-* headers (spec: Headers). */
   cachedReference?: boolean;
   idempotency: 'required' | 'exempt' | 'none';

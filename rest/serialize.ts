@@ -15,6 +15,8 @@ export function successSchema(route: RouteDef): JsonSchema {
       return singleEnvelope(route.response);
     case 'list':
       return listEnvelope(route.response, route.listExtras);
+    case 'list_public':
+      return listEnvelope(route.response, route.listExtras, false);
     case 'data_only':
       return dataOnlyEnvelope(route.response);
     case 'raw':

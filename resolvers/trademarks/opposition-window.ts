@@ -1,14 +1,19 @@
 /**
- * The `opposition_window` member of a trademark record. Computed properly from the opposition
- * rules corpus by the deadline issue; until then every mark reports `status: "unknown"`.
+ * The `opposition_window` member of a trademark record, computed from the rule corpus (the same
+ * rules as GET /v1/opposition-rules and POST /v1/opposition-windows/compute). A Madrid
+ * designation is opposed from its WIPO Gazette publication; every other mark from the
+ * publication of its application. A mark without a publication date is `not_published`.
  */
+import { computeOppositionWindow } from '../../domain/opposition';
+import type { OppositionFilingRoute, OppositionTriggerEvent } from '../../domain/rules';
 import type { TrademarkDoc } from '../../domain/records';
+import { ruleCorpus } from '../deadlines/corpus';
 
 export interface OppositionWindowView {
   status: string;
   office_code: string | null;
-  filing_route: string | null;
-  trigger_event: string | null;
+  filing_route: OppositionFilingRoute | null;
+  trigger_event: OppositionTriggerEvent | null;
   publication_date: string | null;
   window_opens: string | null;
   window_closes: string | null;
@@ -19,19 +24,42 @@ export interface OppositionWindowView {
   approximate: boolean;
 }
 
-export function oppositionWindowFor(doc: TrademarkDoc, _now: Date): OppositionWindowView {
+function oppositionRouteOf(doc: TrademarkDoc): { filing_route: OppositionFilingRoute; trigger_event: OppositionTriggerEvent } {
+  return doc.filing_route === 'madrid'
+    ? { filing_route: 'madrid_designation', trigger_event: 'international_designation_publication' }
+    : { filing_route: 'domestic', trigger_event: 'application_publication' };
+}
+
+export function oppositionWindowFor(doc: TrademarkDoc, now: Date): OppositionWindowView {
+  const route = oppositionRouteOf(doc);
+  if (doc.publication_date === null) {
+    return {
+      status: 'not_published',
+      office_code: doc.office_code,
+      ...route,
+      publication_date: null,
+      window_opens: null,
+      window_closes: null,
+      window_closes_nominal: null,
+      extended_window_closes: null,
+      must_act_by: null,
+      days_remaining: null,
+      approximate: false,
+    };
+  }
+  const window = computeOppositionWindow(ruleCorpus, { office_code: doc.office_code, ...route, publication_date: doc.publication_date }, now);
   return {
-    status: 'unknown',
-    office_code: doc.office_code,
-    filing_route: null,
-    trigger_event: null,
-    publication_date: doc.publication_date,
-    window_opens: null,
-    window_closes: null,
-    window_closes_nominal: null,
-    extended_window_closes: null,
-    must_act_by: null,
-    days_remaining: null,
-    approximate: false,
+    status: window.status,
+    office_code: window.office_code,
+    filing_route: window.filing_route,
+    trigger_event: window.trigger_event,
+    publication_date: window.publication_date,
+    window_opens: window.window_opens,
+    window_closes: window.window_closes,
+    window_closes_nominal: window.window_closes_nominal,
+    extended_window_closes: window.extended_window_closes,
+    must_act_by: window.must_act_by,
+    days_remaining: window.days_remaining,
+    approximate: window.approximate,
   };
 }

@@ -73,10 +73,14 @@ export const trademarkSummarySchema: JsonSchema = object(
 
 export const oppositionWindowSchema: JsonSchema = object(
   {
-    status: { type: 'string', enum: ['not_started', 'open', 'closed', 'no_rule', 'not_published', 'unknown'] },
+    status: {
+      type: 'string',
+      enum: ['not_started', 'open', 'closed', 'no_rule', 'not_published'],
+      description: 'no_rule: no opposition rule for this office and route (or the mark predates it); not_published: no publication date yet.',
+    },
     office_code: nullableStr(),
-    filing_route: nullableStr('Opposition-rule route: domestic or madrid_designation.'),
-    trigger_event: nullableStr(),
+    filing_route: nullableStr('Opposition-rule route: madrid_designation for Madrid designations, otherwise domestic.'),
+    trigger_event: nullableStr('international_designation_publication for Madrid designations, otherwise application_publication.'),
     publication_date: nullableDate(),
     window_opens: nullableDate(),
     window_closes: nullableDate('Last day to oppose, rolled forward to a business day of the office.'),
@@ -84,9 +88,9 @@ export const oppositionWindowSchema: JsonSchema = object(
     extended_window_closes: nullableDate('Last day with the common extension, where one exists.'),
     must_act_by: nullableDate('The date a watcher must act by (window_closes).'),
     days_remaining: nullableInt('Days from today (office time zone) to window_closes; negative once closed.'),
-    approximate: bool('True when a holiday calendar did not cover the close date.'),
+    approximate: bool('True when a holiday calendar did not cover the close date (or the roll was skipped for a long-closed window).'),
   },
-  'Opposition window computed from the opposition rules for this mark.',
+  'Opposition window computed from the opposition rules (GET /v1/opposition-rules) for this mark. Only the close rolls forward to a business day.',
 );
 
 export const trademarkDetailSchema: JsonSchema = object(

@@ -1,0 +1,134 @@
+/**
+ * Query fields of the deadline area: the two stateless compute batches and the two rule lists,
+ * all over the one rule corpus. REST checks the syntax of every field before execution; the
+ * checks here (batch size, horizon, dates) keep /graphql callers to the same rules.
+ */
+import { ApiError, invalid } from '../../domain/errors';
+import { listDeadlineRules } from '../../domain/deadline-rules';
+import { computeDeadlinesBatch, type DeadlineInput } from '../../domain/deadlines';
+import { computeOppositionWindow, findOppositionRules } from '../../domain/opposition';
+import { TRIGGER_FIELDS, type DeadlineFilingRoute, type OppositionFilingRoute, type OppositionTriggerEvent } from '../../domain/rules';
+import { isIsoDate } from '../../domain/validation';
+import type { RequestContext } from '../context';
+import { MAX_HORIZON_YEARS, ruleCorpus } from './corpus';
+
+/** Items per compute request (spec: Other constants). */
+export const MAX_COMPUTE_ITEMS = 1000;
+export const DEFAULT_HORIZON_YEARS = 5;
+
+type DeadlineItemArgs = { jurisdiction: string; filing_route?: DeadlineFilingRoute | null; status?: string | null } & Partial<
+  Record<(typeof TRIGGER_FIELDS)[number], string | null>
+>;
+
+interface ComputeDeadlinesArgs {
+  items: readonly DeadlineItemArgs[];
+  as_of_date?: string | null;
+  horizon_years?: number | null;
+  include_optional?: boolean | null;
+  include_missed?: boolean | null;
+}
+
+interface OppositionWindowItemArgs {
+  office: string;
+  filing_route: OppositionFilingRoute;
+  trigger_event: OppositionTriggerEvent;
+  publication_date: string;
+}
+
+interface ComputeOppositionWindowsArgs {
+  items: readonly OppositionWindowItemArgs[];
+  as_of_date?: string | null;
+}
+
+interface OppositionRulesArgs {
+  jurisdiction?: readonly string[] | null;
+  office?: readonly string[] | null;
+  filing_route?: readonly OppositionFilingRoute[] | null;
+  trigger_event?: readonly OppositionTriggerEvent[] | null;
+}
+
+/** The same answers the REST body parser gives for an `objects` parameter (rest/params.ts). */
+function checkBatchSize(count: number): void {
+  if (count === 0) throw invalid('items', 'must list at least one item');
+  if (count > MAX_COMPUTE_ITEMS) {
+    throw new ApiError('batch_too_large', `items: at most ${MAX_COMPUTE_ITEMS} items per request (got ${count})`, {
+      item_count: count,
+      item_count_limit: MAX_COMPUTE_ITEMS,
+    });
+  }
+}
+
+function checkDate(name: string, value: string | null | undefined): void {
+  if (value != null && !isIsoDate(value)) throw invalid(name, `must be a date written YYYY-MM-DD (got '${value}')`);
+}
+
+/** A bounded list always fits one page. */
+const onePage = <T>(data: T[]) => ({ data, has_more: false, pagination: { cursor: null } });
+
+function toDeadlineInput(item: DeadlineItemArgs, index: number): DeadlineInput {
+  const input: DeadlineInput = { jurisdiction: item.jurisdiction, filing_route: item.filing_route ?? null, status: item.status ?? null };
+  for (const field of TRIGGER_FIELDS) {
+    const value = item[field];
+    checkDate(`items[${index}].${field}`, value);
+    if (value != null) input[field] = value;
+  }
+  return input;
+}
+
+function computeDeadlines(args: ComputeDeadlinesArgs, ctx: RequestContext) {
+  checkBatchSize(args.items.length);
+  checkDate('as_of_date', args.as_of_date);
+  const horizonYears = args.horizon_years ?? DEFAULT_HORIZON_YEARS;
+  if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS) {
+    throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS} (got ${horizonYears})`);
+  }
+  const inputs = args.items.map(toDeadlineInput);
+  return onePage(
+    computeDeadlinesBatch(ruleCorpus, inputs, {
+      ...(args.as_of_date ? { asOfDate: args.as_of_date } : {}),
+      now: ctx.services.now(),
+      horizonYears,
+      includeOptional: args.include_optional ?? true,
+      includeMissed: args.include_missed ?? false,
+    }),
+  );
+}
+
+function computeOppositionWindows(args: ComputeOppositionWindowsArgs, ctx: RequestContext) {
+  checkBatchSize(args.items.length);
+  checkDate('as_of_date', args.as_of_date);
+  const now = ctx.services.now();
+  return onePage(
+    args.items.map((item, i) => {
+      checkDate(`items[${i}].publication_date`, item.publication_date);
+      const window = computeOppositionWindow(
+        ruleCorpus,
+        {
+          office_code: item.office,
+          filing_route: item.filing_route,
+          trigger_event: item.trigger_event,
+          publication_date: item.publication_date,
+          as_of_date: args.as_of_date ?? null,
+        },
+        now,
+      );
+      return { ...window, object: 'opposition_window_computation' };
+    }),
+  );
+}
+
+export const deadlineQueryResolvers = {
+  computeDeadlines: (_root: unknown, args: ComputeDeadlinesArgs, ctx: RequestContext) => computeDeadlines(args, ctx),
+  computeOppositionWindows: (_root: unknown, args: ComputeOppositionWindowsArgs, ctx: RequestContext) => computeOppositionWindows(args, ctx),
+  oppositionRules: (_root: unknown, args: OppositionRulesArgs) =>
+    onePage(
+      findOppositionRules(ruleCorpus, {
+        ...(args.jurisdiction ? { jurisdictions: args.jurisdiction } : {}),
+        ...(args.office ? { offices: args.office } : {}),
+        ...(args.filing_route ? { filing_routes: args.filing_route } : {}),
+        ...(args.trigger_event ? { trigger_events: args.trigger_event } : {}),
+      }),
+    ),
+  deadlineRules: (_root: unknown, args: { jurisdiction?: readonly string[] | null }) =>
+    onePage(listDeadlineRules(ruleCorpus, args.jurisdiction ? { jurisdictions: args.jurisdiction } : {})),
+};

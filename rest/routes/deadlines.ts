@@ -1,0 +1,173 @@
+/**
+ * Route-table entries of the deadline area: the two stateless compute batches and the rule
+ * corpus behind them (GET /v1/deadline-rules, GET /v1/opposition-rules).
+ */
+import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
+import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS } from '../../domain/rules';
+import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus';
+import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
+import type { ParamSpec } from '../params';
+import type { RouteDef } from '../route';
+import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
+
+/** Item statuses of a deadline computation (spec: Deadline and opposition reference computation). */
+const DEADLINE_ITEM_STATUSES = [
+  'filed',
+  'examining',
+  'pending_publication',
+  'published',
+  'opposition_period',
+  'pending_opposition',
+  'pending_cancellation',
+  'pending_issuance',
+  'registered',
+  'allowed',
+  'abandoned',
+  'withdrawn',
+  'surrendered',
+  'refused',
+  'cancelled',
+  'invalidated',
+  'expired',
+  'unknown',
+] as const;
+
+const codeKind = (what: string) => ({ type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: `must be ${what} of 2 to 4 letters`, uppercase: true }) as const;
+
+const deadlineItemFields: readonly ParamSpec[] = [
+  { name: 'jurisdiction', kind: codeKind('a jurisdiction code'), required: true, description: 'Jurisdiction code, for example US, EU, WIPO; normalized to uppercase (EM → EU, WIPO → WO, UK → GB).' },
+  { name: 'filing_route', kind: { type: 'enum', values: DEADLINE_FILING_ROUTES }, description: 'national (default), regional or madrid.' },
+  { name: 'status', kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES }, description: 'Mark status, default registered. Dead statuses give supported: true with no deadlines.' },
+  ...TRIGGER_FIELDS.map((field): ParamSpec => ({ name: field, kind: { type: 'date' }, description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null.` })),
+];
+
+const oppositionItemFields: readonly ParamSpec[] = [
+  { name: 'office', kind: codeKind('an office code'), required: true, description: 'ST.3 office code; legacy lowercase codes accepted.' },
+  { name: 'filing_route', kind: { type: 'enum', values: OPPOSITION_FILING_ROUTES }, required: true, description: 'domestic or madrid_designation.' },
+  { name: 'trigger_event', kind: { type: 'enum', values: OPPOSITION_TRIGGER_EVENTS }, required: true, description: 'The publication the window runs from.' },
+  { name: 'publication_date', kind: { type: 'date' }, required: true, description: 'Publication date, YYYY-MM-DD.' },
+];
+
+const itemsParam = (fields: readonly ParamSpec[], what: string): ParamSpec => ({
+  name: 'items',
+  kind: { type: 'objects', fields, batchLimit: MAX_COMPUTE_ITEMS },
+  required: true,
+  description: `${what}, 1 to ${MAX_COMPUTE_ITEMS}; data[i] answers items[i]. More than ${MAX_COMPUTE_ITEMS} is 422 batch_too_large with item_count and item_count_limit.`,
+});
+
+const asOfDateParam = (today: string): ParamSpec => ({ name: 'as_of_date', kind: { type: 'date' }, description: `Date statuses are computed against, YYYY-MM-DD; default ${today}.` });
+
+const conventions = `Date conventions (from the rule corpus): ${ruleCorpus.notes.date_arithmetic} ${ruleCorpus.notes.business_day_roll}`;
+const computeNote = `Stores nothing: no Idempotency-Key is needed and repeating a request is safe (idempotency exempt, like a read), though as a POST it counts against the writes tier. Reference pool.`;
+
+export const deadlineRoutes: readonly RouteDef[] = [
+  {
+    kind: 'operation',
+    id: 'computeDeadlines',
+    method: 'POST',
+    path: '/v1/deadlines/compute',
+    operation: 'ComputeDeadlines',
+    summary: 'Compute maintenance deadlines',
+    description:
+      `Declarations of use, renewals (recurring up to horizon_years ahead), optional filings and grace periods for up to ${MAX_COMPUTE_ITEMS} marks, in input order; has_more is always false and pagination.cursor null. ` +
+      `Statuses relative to as_of_date: future (window not open), window_open, due_soon (window open and due within ${DUE_SOON_DAYS} days), in_grace, missed. ` +
+      `Urgency: critical (due within ${CRITICAL_DAYS} days), upcoming (within ${DUE_SOON_DAYS}), routine, overdue (in grace with at most ${CRITICAL_DAYS} days left), in_grace, missed. ` +
+      `Unsupported jurisdictions give supported: false, unsupported_reason unsupported_jurisdiction. ${conventions} ${computeNote}`,
+    tag: 'Deadlines',
+    scope: 'trademarks:read',
+    pool: 'reference',
+    tier: 'writes',
+    idempotency: 'exempt',
+    pathParams: [],
+    query: [],
+    body: [
+      itemsParam(deadlineItemFields, 'Marks to compute'),
+      asOfDateParam("today in each jurisdiction's office time zone"),
+      { name: 'horizon_years', kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS }, default: DEFAULT_HORIZON_YEARS, description: `Only deadlines due within this many years after as_of_date, 1 to ${MAX_HORIZON_YEARS}.` },
+      { name: 'include_optional', kind: { type: 'boolean' }, default: true, description: 'Include optional deadlines such as incontestability filings.' },
+      { name: 'include_missed', kind: { type: 'boolean' }, default: false, description: 'Include deadlines already past grace (for a recurring rule, the latest one).' },
+    ],
+    successStatus: 200,
+    envelope: 'list',
+    response: deadlineComputationSchema,
+    errors: [400, 422],
+    variables: ({ body }) => ({ ...body }),
+  },
+  {
+    kind: 'operation',
+    id: 'computeOppositionWindows',
+    method: 'POST',
+    path: '/v1/opposition-windows/compute',
+    operation: 'ComputeOppositionWindows',
+    summary: 'Compute opposition windows',
+    description:
+      `Opposition windows for up to ${MAX_COMPUTE_ITEMS} publications, in input order, from the rule keyed by office + filing_route + trigger_event (GET /v1/opposition-rules); has_more is always false. ` +
+      `No matching rule (or a publication before the rule's applicable_from_date) gives status no_rule with no_rule_reason. Long-closed windows are computed too (status closed, must_act_by a real date, approximate when outside calendar coverage). ` +
+      `Arithmetic (from the rule corpus): ${ruleCorpus.notes.opposition_arithmetic} ${computeNote}`,
+    tag: 'Deadlines',
+    scope: 'trademarks:read',
+    pool: 'reference',
+    tier: 'writes',
+    idempotency: 'exempt',
+    pathParams: [],
+    query: [],
+    body: [itemsParam(oppositionItemFields, 'Publications to compute'), asOfDateParam("today in each office's time zone")],
+    successStatus: 200,
+    envelope: 'list',
+    response: oppositionWindowComputationSchema,
+    errors: [400, 422],
+    variables: ({ body }) => ({ ...body }),
+  },
+  {
+    kind: 'operation',
+    id: 'listOppositionRules',
+    method: 'GET',
+    path: '/v1/opposition-rules',
+    operation: 'ListOppositionRules',
+    summary: 'List opposition rules',
+    description:
+      'Every matching rule in one page (has_more false, pagination.cursor null). Filters combine with AND, list values with OR. ' +
+      'Publicly cacheable: the body carries no request_id (the Request-Id header still does), responses have Cache-Control: public, max-age=3600 and a strong ETag; send If-None-Match to get 304 when unchanged.',
+    tag: 'Deadlines',
+    scope: 'trademarks:read',
+    pool: 'reference',
+    tier: 'reads',
+    idempotency: 'none',
+    publicCache: { maxAgeSeconds: 3600 },
+    pathParams: [],
+    query: [
+      { name: 'jurisdiction', kind: codeKind('a jurisdiction code'), array: true, maxItems: 100, description: 'Uppercase ISO-2 jurisdiction codes (EU, WO).' },
+      { name: 'office', kind: codeKind('an office code'), array: true, maxItems: 100, description: 'Uppercase ST.3 office codes; legacy lowercase codes are permanent aliases.' },
+      { name: 'filing_route', kind: { type: 'enum', values: OPPOSITION_FILING_ROUTES }, array: true, description: 'domestic, madrid_designation.' },
+      { name: 'trigger_event', kind: { type: 'enum', values: OPPOSITION_TRIGGER_EVENTS }, array: true, description: 'application_publication, registration_publication, international_designation_publication.' },
+    ],
+    successStatus: 200,
+    envelope: 'list_public',
+    response: oppositionRuleSchema,
+    errors: [400],
+    variables: ({ query }) => ({ ...query }),
+  },
+  {
+    kind: 'operation',
+    id: 'listDeadlineRules',
+    method: 'GET',
+    path: '/v1/deadline-rules',
+    operation: 'ListDeadlineRules',
+    summary: 'List deadline rules',
+    description:
+      'The maintenance deadline rules behind POST /v1/deadlines/compute, with citations and worked examples, in one page (has_more false). ' +
+      `Unverified rules are kept and marked verified: false. ${conventions}`,
+    tag: 'Deadlines',
+    scope: 'trademarks:read',
+    pool: 'reference',
+    tier: 'reads',
+    idempotency: 'none',
+    pathParams: [],
+    query: [{ name: 'jurisdiction', kind: codeKind('a jurisdiction code'), array: true, maxItems: 100, description: 'Jurisdiction codes (EU, WO; aliases EM, WIPO, UK accepted).' }],
+    successStatus: 200,
+    envelope: 'list',
+    response: deadlineRuleSchema,
+    errors: [400],
+    variables: ({ query }) => ({ ...query }),
+  },
+];

@@ -1,0 +1,316 @@
+/**
+ * The deadline area over HTTP: POST /v1/deadlines/compute, POST /v1/opposition-windows/compute,
+ * GET /v1/opposition-rules (public cache), GET /v1/deadline-rules, and the trademark detail's
+ * opposition_window. Expected dates come from the corpus's worked examples or hand calculation.
+ */
+import { expect } from 'chai';
+import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
+import { sharedTestApp, type TestApp } from '../support/harness';
+
+interface ListBody<T = Record<string, unknown>> {
+  object: string;
+  data: T[];
+  has_more: boolean;
+  pagination: { cursor: string | null };
+  request_id?: string;
+}
+
+interface ErrorBody {
+  error: { type: string; status: number; detail: string; [extra: string]: unknown };
+  request_id: string;
+}
+
+interface Deadline {
+  type: string;
+  trigger_date: string;
+  window_opens: string | null;
+  due_date: string;
+  grace_expiry: string;
+  status: string;
+  days_until_due: number;
+  urgency: string;
+  optional: boolean;
+  recurring: boolean;
+  trigger_field: string;
+}
+
+interface Computation {
+  object: string;
+  jurisdiction_code: string;
+  filing_route: string;
+  supported: boolean;
+  unsupported_reason: string | null;
+  deadlines: Deadline[];
+}
+
+async function expectError(response: Response, status: number, type: string, detailPart?: string): Promise<ErrorBody> {
+  const body = (await response.json()) as ErrorBody;
+  expect(response.status, JSON.stringify(body)).to.equal(status);
+  expect(body.error.type).to.equal(type);
+  if (detailPart) expect(body.error.detail).to.contain(detailPart);
+  return body;
+}
+
+/** Plain calendar arithmetic for hand calculations (UTC days). */
+function plusDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const usRegistered = { jurisdiction: 'us', registration_date: '2020-05-05' };
+
+describe('REST: deadlines and opposition windows', function () {
+  let app: TestApp;
+
+  before(async function () {
+    this.timeout(120_000);
+    app = await sharedTestApp();
+  });
+
+  describe('POST /v1/deadlines/compute', function () {
+    it('computes the US registration deadlines of the corpus example, in due-date order', async function () {
+      const response = await app.post('/v1/deadlines/compute', { items: [usRegistered], as_of_date: '2025-06-01' });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.object).to.equal('list');
+      expect(body.has_more).to.equal(false);
+      expect(body.pagination).to.deep.equal({ cursor: null });
+      expect(body.request_id).to.match(/^req_/);
+      const [computation] = body.data;
+      expect(computation).to.include({ object: 'deadline_computation', jurisdiction_code: 'US', filing_route: 'national', supported: true, unsupported_reason: null });
+      // Corpus examples for registration 2020-05-05: §8 window 2025-05-05, due 2026-05-05, grace
+      // 2026-11-05; §15 (optional) due 2026-05-05, no grace; renewal due 2030-05-05, a Sunday,
+      // rolled to Monday 2030-05-06 (inside the 5-year horizon ending 2030-06-01).
+      const summary = computation!.deadlines.map((d) => [d.type, d.window_opens, d.due_date, d.grace_expiry, d.optional]);
+      expect(summary).to.have.length(3);
+      expect(summary[0]).to.deep.equal(['declaration_of_use', '2025-05-05', '2026-05-05', '2026-11-05', false]);
+      expect(summary[1]?.slice(1)).to.deep.equal(['2025-05-05', '2026-05-05', '2026-05-05', true]);
+      expect(summary[2]).to.deep.equal(['renewal', '2029-05-05', '2030-05-06', '2030-11-05', false]);
+      // 2025-06-01 to 2026-05-05: 365 days to 2026-06-01 minus 27.
+      expect(computation!.deadlines[0]).to.include({ status: 'window_open', days_until_due: 338, urgency: 'routine', trigger_field: 'registration_date' });
+      expect(computation!.deadlines[2]).to.include({ status: 'future', recurring: true });
+    });
+
+    it('honours include_optional=false, horizon_years and the EU month-end example', async function () {
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [usRegistered, { jurisdiction: 'EM', filing_date: '2016-02-29' }, { jurisdiction: 'ZZ', filing_date: '2020-01-01' }, { ...usRegistered, status: 'cancelled' }],
+        as_of_date: '2025-09-01',
+        horizon_years: 1,
+        include_optional: false,
+      });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      const [us, eu, unknown, dead] = body.data;
+      expect(us!.deadlines.map((d) => [d.type, d.due_date])).to.deep.equal([['declaration_of_use', '2026-05-05']]);
+      // Corpus example: 2026-02-28 is a Saturday, rolled to 2026-03-02; window and grace counted
+      // from the nominal 2026-02-28.
+      expect(eu).to.include({ jurisdiction_code: 'EU', filing_route: 'regional', supported: true });
+      expect(eu!.deadlines.map((d) => [d.window_opens, d.due_date, d.grace_expiry])).to.deep.equal([['2025-08-28', '2026-03-02', '2026-08-28']]);
+      expect(unknown).to.include({ supported: false, unsupported_reason: 'unsupported_jurisdiction' });
+      expect(unknown!.deadlines).to.deep.equal([]);
+      expect(dead).to.include({ supported: true });
+      expect(dead!.deadlines).to.deep.equal([]);
+    });
+
+    it('lists missed deadlines only with include_missed=true', async function () {
+      const item = { jurisdiction: 'US', registration_date: '2010-03-02' };
+      const without = (await (await app.post('/v1/deadlines/compute', { items: [item], as_of_date: '2025-06-01' })).json()) as ListBody<Computation>;
+      expect(without.data[0]!.deadlines.some((d) => d.status === 'missed')).to.equal(false);
+      const withMissed = (await (await app.post('/v1/deadlines/compute', { items: [item], as_of_date: '2025-06-01', include_missed: true })).json()) as ListBody<Computation>;
+      // §8 for 2010-03-02 was due 2016-03-02 with grace to 2016-09-02: long missed.
+      expect(withMissed.data[0]!.deadlines.find((d) => d.status === 'missed' && d.type === 'declaration_of_use')?.due_date).to.equal('2016-03-02');
+    });
+
+    it('accepts 1,000 items and keeps their order', async function () {
+      this.timeout(10_000);
+      const items = Array.from({ length: 1000 }, (_, i) => ({ jurisdiction: 'US', registration_date: plusDays('2015-01-01', i) }));
+      const response = await app.post('/v1/deadlines/compute', { items, as_of_date: '2025-01-01', horizon_years: 15 });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status).to.equal(200);
+      expect(body.data).to.have.length(1000);
+      body.data.forEach((computation, i) => expect(computation.deadlines[0]?.trigger_date ?? null, `item ${i}`).to.equal(items[i]!.registration_date));
+    });
+
+    it('rejects 1,001 items with 422 batch_too_large carrying item_count and item_count_limit', async function () {
+      const items = Array.from({ length: 1001 }, () => usRegistered);
+      const body = await expectError(await app.post('/v1/deadlines/compute', { items }), 422, 'batch_too_large');
+      expect(body.error.item_count).to.equal(1001);
+      expect(body.error.item_count_limit).to.equal(1000);
+    });
+
+    const badBodies: Array<[string, unknown, string]> = [
+      ['malformed JSON', '{"items": [', 'body'],
+      ['a non-object body', '[1,2]', 'body'],
+      ['missing items', { as_of_date: '2025-01-01' }, 'items: is required'],
+      ['items not an array', { items: 'US' }, 'items: must be an array'],
+      ['an empty items array', { items: [] }, 'items: must list at least one item'],
+      ['an item that is not an object', { items: [usRegistered, 'US'] }, 'items[1]: must be a JSON object'],
+      ['an item without jurisdiction', { items: [usRegistered, { registration_date: '2020-01-01' }] }, 'items[1].jurisdiction: is required'],
+      ['a bad item date', { items: [usRegistered, usRegistered, usRegistered, { jurisdiction: 'US', filing_date: '2020-13-01' }] }, 'items[3].filing_date: must be a date written YYYY-MM-DD'],
+      ['a bad filing_route', { items: [{ ...usRegistered, filing_route: 'domestic' }] }, 'items[0].filing_route: must be one of national, regional, madrid'],
+      ['a bad status', { items: [{ ...usRegistered, status: 'alive' }] }, 'items[0].status: must be one of'],
+      ['an unknown item field', { items: [{ ...usRegistered, colour: 'red' }] }, 'items[0].colour: is not a field'],
+      ['a bad as_of_date', { items: [usRegistered], as_of_date: '01/06/2025' }, 'as_of_date: must be a date written YYYY-MM-DD'],
+      ['horizon_years 0', { items: [usRegistered], horizon_years: 0 }, 'horizon_years: must be an integer from 1 to 15'],
+      ['horizon_years 16', { items: [usRegistered], horizon_years: 16 }, 'horizon_years: must be an integer from 1 to 15'],
+      ['a non-boolean include_missed', { items: [usRegistered], include_missed: 'yes' }, 'include_missed: must be the literal true or false'],
+    ];
+    for (const [what, body, detail] of badBodies) {
+      it(`answers 400 naming the field for ${what}`, async function () {
+        await expectError(await app.post('/v1/deadlines/compute', body), 400, 'validation_error', detail);
+      });
+    }
+
+    it('needs a key with trademarks:read', async function () {
+      await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, null), 401, 'unauthorized');
+      await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, app.keys.billingOnly), 403, 'forbidden');
+    });
+  });
+
+  describe('POST /v1/opposition-windows/compute', function () {
+    it('computes the EUIPO and USPTO corpus examples', async function () {
+      const response = await app.post('/v1/opposition-windows/compute', {
+        items: [
+          { office: 'EM', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-05-30' },
+          { office: 'us', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-07' },
+          { office: 'ZZ', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-07' },
+        ],
+        as_of_date: '2025-06-15',
+      });
+      const body = (await response.json()) as ListBody;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.has_more).to.equal(false);
+      const [em, us, none] = body.data;
+      // EM example: opens the day after publication; 3 months to 2025-08-30, a Saturday, rolled
+      // to Monday 2025-09-01. 2025-06-15 to 2025-09-01 is 15 + 31 + 31 + 1 = 78 days.
+      expect(em).to.include({
+        object: 'opposition_window_computation',
+        office_code: 'EM',
+        jurisdiction_code: 'EU',
+        status: 'open',
+        window_opens: '2025-05-31',
+        window_closes_nominal: '2025-08-30',
+        window_closes: '2025-09-01',
+        must_act_by: '2025-09-01',
+        days_remaining: 78,
+        as_of_date: '2025-06-15',
+      });
+      // US example: 30 days to 2025-02-06; the as-of-right 30-day extension ends 2025-03-08, a
+      // Saturday, rolled to Monday 2025-03-10.
+      expect(us).to.include({
+        office_code: 'US',
+        status: 'closed',
+        window_opens: '2025-01-07',
+        window_closes: '2025-02-06',
+        extended_window_closes_nominal: '2025-03-08',
+        extended_window_closes: '2025-03-10',
+        window_days: 30,
+      });
+      expect((us as { common_extension: { days: number } }).common_extension.days).to.equal(30);
+      expect(none).to.include({ status: 'no_rule', no_rule_reason: 'no_matching_rule', window_closes: null });
+    });
+
+    it('applies the same batch rules', async function () {
+      const item = { office: 'US', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-07' };
+      const body = await expectError(await app.post('/v1/opposition-windows/compute', { items: Array.from({ length: 1001 }, () => item) }), 422, 'batch_too_large');
+      expect(body.error).to.include({ item_count: 1001, item_count_limit: 1000 });
+      await expectError(await app.post('/v1/opposition-windows/compute', { items: [{ ...item, trigger_event: 'grant' }] }), 400, 'validation_error', 'items[0].trigger_event: must be one of');
+      await expectError(await app.post('/v1/opposition-windows/compute', { items: [{ ...item, publication_date: undefined }] }), 400, 'validation_error', 'items[0].publication_date: is required');
+    });
+  });
+
+  describe('GET /v1/opposition-rules', function () {
+    it('filters by each comma list, lowercase office codes included, in one page without request_id', async function () {
+      const response = await app.get('/v1/opposition-rules?office=us,em&filing_route=domestic');
+      const body = (await response.json()) as ListBody<{ office_code: string; filing_route: string; object: string }>;
+      expect(response.status).to.equal(200);
+      expect(body).to.not.have.property('request_id');
+      expect(response.headers.get('request-id')).to.match(/^req_/);
+      expect(body).to.include({ object: 'list', has_more: false });
+      expect(body.pagination).to.deep.equal({ cursor: null });
+      expect(body.data.map((r) => [r.office_code, r.filing_route]).sort()).to.deep.equal([
+        ['EM', 'domestic'],
+        ['US', 'domestic'],
+      ]);
+      expect(body.data[0]).to.have.property('object', 'opposition_rule');
+      expect(body.data[0]).to.not.have.property('examples');
+
+      const designations = (await (await app.get('/v1/opposition-rules?jurisdiction=EU&trigger_event=international_designation_publication')).json()) as ListBody<{ office_code: string }>;
+      expect(designations.data.map((r) => r.office_code)).to.deep.equal(['EM']);
+      const all = (await (await app.get('/v1/opposition-rules')).json()) as ListBody;
+      expect(all.data.length).to.be.greaterThan(10);
+    });
+
+    it('is publicly cacheable with a strong ETag and answers 304 to If-None-Match', async function () {
+      const first = await app.get('/v1/opposition-rules?jurisdiction=US');
+      expect(first.headers.get('cache-control')).to.equal('public, max-age=3600');
+      const etag = first.headers.get('etag');
+      expect(etag).to.match(/^"[A-Za-z0-9_-]+"$/);
+      const second = await app.get('/v1/opposition-rules?jurisdiction=US');
+      expect(second.headers.get('etag')).to.equal(etag);
+      expect(await second.text()).to.equal(await first.text());
+
+      const notModified = await app.get('/v1/opposition-rules?jurisdiction=US', undefined, { 'if-none-match': etag as string });
+      expect(notModified.status).to.equal(304);
+      expect(await notModified.text()).to.equal('');
+      const other = await app.get('/v1/opposition-rules?jurisdiction=EU', undefined, { 'if-none-match': etag as string });
+      expect(other.status).to.equal(200);
+      expect(other.headers.get('etag')).to.not.equal(etag);
+    });
+
+    it('answers 400 for a bad filing_route or trigger_event, and 401/403 as usual', async function () {
+      await expectError(await app.get('/v1/opposition-rules?filing_route=national'), 400, 'validation_error', 'filing_route: must be one of domestic, madrid_designation');
+      await expectError(await app.get('/v1/opposition-rules?trigger_event=application_publication,grant'), 400, 'validation_error', 'trigger_event: must be one of');
+      await expectError(await app.get('/v1/opposition-rules', null), 401, 'unauthorized');
+      await expectError(await app.get('/v1/opposition-rules', app.keys.billingOnly), 403, 'forbidden');
+    });
+  });
+
+  describe('GET /v1/deadline-rules', function () {
+    it('lists the corpus rules with verified, filterable by jurisdiction', async function () {
+      const response = await app.get('/v1/deadline-rules?jurisdiction=us,em');
+      const body = (await response.json()) as ListBody<{ id: string; jurisdiction_code: string; verified: boolean; object: string; examples: unknown[] }>;
+      expect(response.status).to.equal(200);
+      expect(body.request_id).to.match(/^req_/);
+      expect(body.has_more).to.equal(false);
+      expect(new Set(body.data.map((r) => r.jurisdiction_code))).to.deep.equal(new Set(['US', 'EU']));
+      const section8 = body.data.find((r) => r.id === 'US.national.section8_6yr');
+      expect(section8).to.include({ object: 'deadline_rule', verified: true });
+      expect(section8!.examples).to.have.length.greaterThan(0);
+      // The corpus keeps unverified rules (CA is one) and says so.
+      const canada = (await (await app.get('/v1/deadline-rules?jurisdiction=CA')).json()) as ListBody<{ verified: boolean }>;
+      expect(canada.data.some((r) => r.verified === false)).to.equal(true);
+    });
+  });
+
+  describe('opposition_window on the trademark detail', function () {
+    it('computes the window of a published USPTO application from the 30-day rule', async function () {
+      const marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ office_code: 'US' }, { limit: 500 });
+      const mark = marks.find((m) => m.filing_route !== 'madrid' && m.publication_date !== null);
+      expect(mark, 'fixture has a published US domestic mark').to.not.equal(undefined);
+      const response = await app.get(`/v1/trademarks/${mark!._id}`);
+      const body = (await response.json()) as { opposition_window: Record<string, unknown> };
+      expect(response.status).to.equal(200);
+      const window = body.opposition_window;
+      const published = mark!.publication_date as string;
+      // 15 U.S.C. §1063(a): 30 days from publication; the close rolls to a business day (at most
+      // a long weekend later).
+      expect(window).to.include({ office_code: 'US', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: published, window_opens: published });
+      expect(window.window_closes_nominal).to.equal(plusDays(published, 30));
+      expect(window.extended_window_closes).to.be.a('string');
+      const closes = window.window_closes as string;
+      expect(closes >= plusDays(published, 30) && closes <= plusDays(published, 34)).to.equal(true);
+      expect([0, 6]).to.not.include(new Date(`${closes}T00:00:00Z`).getUTCDay());
+      expect(window.must_act_by).to.equal(closes);
+      expect(['not_started', 'open', 'closed']).to.include(window.status);
+    });
+
+    it('reports not_published for a mark without a publication date', async function () {
+      const marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ publication_date: null }, { limit: 1 });
+      expect(marks).to.have.length(1);
+      const body = (await (await app.get(`/v1/trademarks/${marks[0]!._id}`)).json()) as { opposition_window: Record<string, unknown> };
+      expect(body.opposition_window).to.include({ status: 'not_published', window_closes: null, must_act_by: null });
+    });
+  });
+});
