@@ -1,11 +1,25 @@
 /**
  * Pure-computation benchmark: 1,000 mixed items through computeDeadlinesBatch (the work behind
  * one POST /v1/deadlines/compute at the batch limit). Prints the cold first run (date-holidays
- * builds each calendar-year's holiday set on first use) and the warm median and p95.
+ * builds each calendar-year's holiday set on first use) and the warm median and p95. Then the
+ * same batch over HTTP against the real server (embedded adapters, one connection, autocannon):
+ * parse, auth, GraphQL execution, envelope and serialization included.
  *
  *   node -r ts-node/register/transpile-only bench/deadlines.ts
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { closeAdapters, createServer } from '../bin/compose';
 import corpusJson from '../data/rules.json';
+import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
+import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
+import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
+import { createApiKey } from '../resolvers/accounts/api-keys';
+import { createOrganization } from '../resolvers/accounts/organizations';
+import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { addDays } from '../domain/dates';
 import { computeDeadlinesBatch, type DeadlineInput, type DeadlineOptions } from '../domain/deadlines';
 import { loadRuleCorpus } from '../domain/rules';
@@ -63,3 +77,40 @@ const warm = Array.from({ length: RUNS }, () => timeMs(() => computeDeadlinesBat
 const at = (q: number) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))]!.toFixed(2);
 console.log(`computeDeadlinesBatch: ${ITEMS} items, ${deadlineCount} deadlines`);
 console.log(`  cold first run ${cold.toFixed(1)} ms; warm median ${at(0.5)} ms, p95 ${at(0.95)} ms over ${RUNS} runs`);
+
+const HTTP_REQUESTS = 200;
+
+async function benchHttp(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'marque-bench-'));
+  const store = createEmbeddedDocumentStore({ path: join(dir, 'store.sqlite') });
+  await store.ensureIndexes(STORE_INDEXES);
+  const adapters = { store, search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }), kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }) };
+  const org = await createOrganization(store, { name: 'Bench org' });
+  const { secret } = await createApiKey(store, { organizationId: org._id, name: 'bench', scopes: ['trademarks:read'] });
+  const server = await createServer(adapters, Buffer.from('bench-cursor-secret'), { runIndexer: false, log: () => undefined });
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.app.server.address() as AddressInfo;
+  const body = JSON.stringify({ items: items.map((item) => Object.fromEntries(Object.entries(item).filter(([, v]) => v != null))), as_of_date: '2025-06-01', include_missed: true });
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/v1/deadlines/compute`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body,
+      connections: 1,
+      amount: HTTP_REQUESTS,
+    });
+    if (result.non2xx > 0) throw new Error(`${result.non2xx} requests failed`);
+    console.log(`POST /v1/deadlines/compute over HTTP: ${ITEMS} items (${(body.length / 1024).toFixed(0)} KiB body), ${HTTP_REQUESTS} requests, 1 connection`);
+    console.log(`  latency median ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms`);
+  } finally {
+    await server.close();
+    await closeAdapters(adapters);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+benchHttp().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
