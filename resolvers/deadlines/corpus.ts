@@ -13,11 +13,15 @@ export const ruleCorpus: RuleCorpus = loadRuleCorpus(rulesJson);
 export const MAX_HORIZON_YEARS = 15;
 
 /**
- * Pre-builds every corpus calendar from last year to the furthest year a compute request can
- * reach (horizon plus grace), using the same spec objects the computations use.
+ * Years after the current one warmed at start: the default 5-year horizon plus a grace period.
+ * date-holidays costs about 10 ms per calendar-year, so warming the full 15-year horizon would add
+ * seconds to every start; later years are built on first use.
  */
+const WARM_YEARS_AHEAD = 6;
+
+/** Pre-builds every corpus calendar for the years most requests touch, with the computations' spec objects. */
 export function warmRuleCalendars(now: Date): void {
   const year = now.getUTCFullYear();
   const specs = Object.keys(ruleCorpus.calendars).map((id) => calendarSpecFor(ruleCorpus, id));
-  warmCalendars(specs, { from: year - 1, to: year + MAX_HORIZON_YEARS + 1 });
+  warmCalendars(specs, { from: year - 1, to: year + WARM_YEARS_AHEAD });
 }
