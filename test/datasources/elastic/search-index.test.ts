@@ -5,7 +5,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
 import { createElasticSearchIndex } from '../../../datasources/elastic/search-index';
-import { describeSearchIndexContract } from '../search-index.contract';
+import { CONTRACT_DEFINITION, describeSearchIndexContract } from '../search-index.contract';
 
 const node = process.env.ELASTICSEARCH_URL;
 
@@ -20,7 +20,9 @@ if (node) {
 
   after(async () => {
     const client = new Client({ node });
-    for (const prefix of prefixes) await client.indices.delete({ index: `${prefix}*` }, { ignore: [404] });
+    // Named indexes, not a wildcard: Elasticsearch refuses wildcard deletes by default.
+    const indexes = prefixes.flatMap((prefix) => [`${prefix}${CONTRACT_DEFINITION.name}`, `${prefix}search_sequences`]);
+    if (indexes.length > 0) await client.indices.delete({ index: indexes, ignore_unavailable: true });
     await client.close();
   });
 }
