@@ -19,7 +19,25 @@ import { Random } from './random';
 const MS_PER_DAY = 86_400_000;
 
 /** Record fields tracked in change rows (classifications as their class numbers). */
-export type TrackedValues = Record<string, string | number | null | ReadonlyArray<string | number>>;
+export interface TrackedValues {
+  status_stage: string;
+  status_primary: string;
+  status_reason: string | null;
+  challenge_states: readonly string[];
+  publication_date: string | null;
+  registration_date: string | null;
+  registration_number: string | null;
+  expiry_date: string | null;
+  renewal_due_date: string | null;
+  termination_date: string | null;
+  priority_date: string | null;
+  owner_ids: string[];
+  attorney_ids: string[];
+  classifications: readonly number[];
+}
+
+type TrackedField = keyof TrackedValues;
+type TrackedValue = TrackedValues[TrackedField];
 
 interface EventWording {
   uspto: string | null;
@@ -44,7 +62,7 @@ function eventDescription(code: string, officeCode: string, proceedingNumber: st
   return wording.generic;
 }
 
-function sameValue(a: TrackedValues[string], b: TrackedValues[string]): boolean {
+function sameValue(a: TrackedValue, b: TrackedValue): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((value, i) => value === b[i]);
   return a === b;
 }
@@ -118,10 +136,10 @@ export function buildHistory(input: HistoryInput, random: Random): History {
     while (index + 1 < steps.length && steps[index + 1].day === steps[index].day) index++;
     const step = steps[index];
     const current = input.track(step);
-    const changedFields: string[] = [];
-    const oldValues: TrackedValues = {};
-    const newValues: TrackedValues = {};
-    for (const field in current) {
+    const changedFields: TrackedField[] = [];
+    const oldValues: Record<string, TrackedValue> = {};
+    const newValues: Record<string, TrackedValue> = {};
+    for (const field of Object.keys(current) as TrackedField[]) {
       if (sameValue(previous[field], current[field])) continue;
       changedFields.push(field);
       oldValues[field] = previous[field];

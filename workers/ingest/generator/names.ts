@@ -295,10 +295,10 @@ export function canonicalName(name: string): string {
   return tokens.join(' ');
 }
 
-/** Another spelling of the same company, as a different office or filing renders it. */
+/** Another spelling of the same company, as a different office or filing renders it (never equal). */
 export function nameVariant(name: string, random: Random): string {
   const roll = random.next();
-  if (roll < 0.4) return name.toUpperCase();
-  if (roll < 0.7) return name.replace(/ (Inc\.|Ltd\.?|LLC|Corp\.|Co\., Ltd\.)$/, ', $1');
-  return name.replace(/\./g, '');
+  const variant =
+    roll < 0.4 ? name.toUpperCase() : roll < 0.7 ? name.replace(/ (Inc\.|Ltd\.?|LLC|Corp\.|Co\., Ltd\.)$/, ', $1') : name.replace(/\./g, '');
+  return variant === name ? name.toUpperCase() : variant;
 }

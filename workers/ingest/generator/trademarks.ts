@@ -39,11 +39,11 @@ export function emptyBundle(): MarkBundle {
 
 const FIRST_YEAR = 1990;
 const LAST_YEAR = 2026;
-/** Filings grow about 7 % a year; the current year is only ten months old. */
+/** Filings grow about 8.5 % a year; the current year is only ten months old. */
 const FILING_YEARS = new WeightedTable(
   Array.from({ length: LAST_YEAR - FIRST_YEAR + 1 }, (_, i) => ({
     value: FIRST_YEAR + i,
-    weight: Math.pow(1.07, i) * (FIRST_YEAR + i === LAST_YEAR ? (TODAY - startOfYear(LAST_YEAR)) / 365 : 1),
+    weight: Math.pow(1.085, i) * (FIRST_YEAR + i === LAST_YEAR ? (TODAY - startOfYear(LAST_YEAR)) / 365 : 1),
   })),
 );
 
@@ -140,7 +140,8 @@ export class MarkGenerator {
     if (office.code === 'WO') return this.madridFamily(budget, out);
     const filingDay = this.filingDay(office.minFilingDay);
     const ownerIndex = this.ownerFor(office);
-    const shared = this.shared(ownerIndex, filingDay, this.random.chance(0.04) ? [ownerIndex, this.anyOwnerIndex()] : [ownerIndex]);
+    const coOwner = this.random.chance(0.04) ? this.anyOwnerIndex() : ownerIndex;
+    const shared = this.shared(ownerIndex, filingDay, coOwner === ownerIndex ? [ownerIndex] : [ownerIndex, coOwner]);
     this.emitMark(office, 'national', filingDay, shared, out);
     return 1;
   }
@@ -361,17 +362,17 @@ export class MarkGenerator {
       media: mediaShape === undefined ? [] : [{ id: mediaId, ...mediaShape, url: `/v1/media/${mediaId}` }],
       status: { primary: PRIMARY_BY_STAGE[final.stage], stage: final.stage, reason: final.reason, challenge_states: final.challenges },
       filing_date: isoDate(filingDay),
-      priority_date: values.priority_date as string | null,
-      publication_date: values.publication_date as string | null,
-      registration_date: values.registration_date as string | null,
-      expiry_date: values.expiry_date as string | null,
-      renewal_due_date: values.renewal_due_date as string | null,
-      termination_date: values.termination_date as string | null,
+      priority_date: values.priority_date,
+      publication_date: values.publication_date,
+      registration_date: values.registration_date,
+      expiry_date: values.expiry_date,
+      renewal_due_date: values.renewal_due_date,
+      termination_date: values.termination_date,
       international_registration_date: shared.irDay === null ? null : isoDate(shared.irDay),
       designation_date: kind === 'designation' ? isoDate(filingDay) : null,
       classifications: final.classes.map((nice) => classificationByClass.get(nice) ?? classification(random, nice, filingDay)),
-      owner_ids: values.owner_ids as string[],
-      attorney_ids: values.attorney_ids as string[],
+      owner_ids: values.owner_ids,
+      attorney_ids: values.attorney_ids,
       proceeding_count: lifecycle.proceedings.length,
       version: history.version,
       source_updated_at: history.sourceUpdatedAt,

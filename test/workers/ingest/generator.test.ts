@@ -1,0 +1,427 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Collection, DocumentStore, StoredDocument } from '../../../datasources/ports';
+import { catalogId } from '../../../domain/ids';
+import type {
+  AttorneyDoc,
+  EntityDoc,
+  FirmDoc,
+  OwnerDoc,
+  ProceedingDoc,
+  StatusPrimary,
+  StatusStage,
+  TrademarkChangeDoc,
+  TrademarkDoc,
+  TrademarkEventDoc,
+  TrademarkSourceDoc,
+} from '../../../domain/records';
+import { STATUS_REASONS } from '../../../domain/records';
+import { CatalogBatch, generateCatalog } from '../../../workers/ingest/generator';
+import { seedStore } from '../../../workers/ingest/seed';
+
+const dataFile = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../../../data', name), 'utf8'));
+const offices = dataFile('offices.json') as Array<{ office_code: string; jurisdiction_code: string }>;
+const niceTerms = dataFile('nice_terms.json') as Array<{ term: string; class: number }>;
+const eventTypes = dataFile('event_types.json') as Array<{ code: string }>;
+const vienna = dataFile('vienna_categories.json') as Array<{ divisions: Array<{ code: string }> }>;
+
+const TODAY = '2026-11-01';
+
+interface Catalog {
+  trademarks: TrademarkDoc[];
+  owners: OwnerDoc[];
+  entities: EntityDoc[];
+  attorneys: AttorneyDoc[];
+  firms: FirmDoc[];
+  proceedings: ProceedingDoc[];
+  trademark_changes: TrademarkChangeDoc[];
+  trademark_sources: TrademarkSourceDoc[];
+  trademark_events: TrademarkEventDoc[];
+}
+
+function collect(marks: number, seed: number, batchSize?: number): { catalog: Catalog; batches: CatalogBatch[] } {
+  const catalog: Catalog = { trademarks: [], owners: [], entities: [], attorneys: [], firms: [], proceedings: [], trademark_changes: [], trademark_sources: [], trademark_events: [] };
+  const batches: CatalogBatch[] = [];
+  for (const batch of generateCatalog({ marks, seed, batchSize })) {
+    batches.push(batch);
+    (catalog[batch.collection] as StoredDocument[]).push(...batch.docs);
+  }
+  return { catalog, batches };
+}
+
+function digest(catalog: Catalog): string {
+  const hash = createHash('sha256');
+  for (const [name, docs] of Object.entries(catalog)) hash.update(name).update(JSON.stringify(docs));
+  return hash.digest('hex');
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** ISO 7064 MOD 97-10 over the whole LEI (letters A=10 … Z=35) must leave 1 (ISO 17442). */
+function leiIsValid(lei: string): boolean {
+  if (!/^[0-9A-Z]{18}[0-9]{2}$/.test(lei)) return false;
+  const digits = [...lei].map((character) => parseInt(character, 36).toString()).join('');
+  return BigInt(digits) % 97n === 1n;
+}
+
+/** Stage → primary, as the brief for the catalog states it. */
+const EXPECTED_PRIMARY: Record<StatusStage, StatusPrimary> = {
+  registered: 'active', allowed: 'active', pending_issuance: 'active', pending_cancellation: 'active',
+  filed: 'pending', examining: 'pending', pending_publication: 'pending', published: 'pending', opposition_period: 'pending', pending_opposition: 'pending',
+  abandoned: 'inactive', withdrawn: 'inactive', surrendered: 'inactive', refused: 'inactive', cancelled: 'inactive', invalidated: 'inactive', expired: 'inactive',
+  unknown: 'unknown',
+};
+
+const REASONS_BY_STAGE: Partial<Record<StatusStage, ReadonlyArray<string | null>>> = {
+  filed: ['under_examination'], examining: ['under_examination'], pending_publication: ['awaiting_publication'],
+  published: ['in_opposition_period'], opposition_period: ['in_opposition_period'], pending_opposition: ['opposed'],
+  registered: ['registration_in_force', 'renewed'], pending_cancellation: ['registration_in_force', 'renewed'],
+  abandoned: ['abandoned_no_response'], withdrawn: ['withdrawn_by_applicant'], surrendered: ['surrendered_by_owner'],
+  refused: ['refused_absolute_grounds', 'refused_relative_grounds'], cancelled: ['cancelled_non_use', 'cancelled_no_declaration_of_use'],
+  invalidated: ['invalidated_by_decision'], expired: ['expired_not_renewed'], unknown: ['unknown'],
+  allowed: [null], pending_issuance: [null],
+};
+
+const FIFTEEN_OFFICES = ['US', 'EM', 'GB', 'WO', 'CN', 'JP', 'KR', 'CA', 'AU', 'DE', 'FR', 'IN', 'BR', 'MX', 'CH'];
+
+describe('workers/ingest/generator', function () {
+  let catalog: Catalog;
+  let batches: CatalogBatch[];
+  const byId = <T extends StoredDocument>(docs: T[]): Map<string, T> => new Map(docs.map((doc) => [doc._id, doc]));
+
+  before(() => {
+    ({ catalog, batches } = collect(2000, 7));
+  });
+
+  describe('determinism', () => {
+    it('gives identical output for the same marks and seed, in any batch size', () => {
+      expect(digest(collect(2000, 7, 250).catalog)).to.equal(digest(catalog));
+    });
+
+    it('gives different data for another seed', () => {
+      const other = collect(2000, 8).catalog;
+      expect(other.trademarks.length).to.equal(2000);
+      const ids = new Set(catalog.trademarks.map((tm) => tm._id));
+      expect(other.trademarks.filter((tm) => ids.has(tm._id)).length).to.be.lessThan(50);
+    });
+
+    it('produces exactly the requested number of marks, in batches of about 1,000', () => {
+      expect(catalog.trademarks.length).to.equal(2000);
+      for (const batch of batches) expect(batch.docs.length).to.be.at.most(1005);
+      expect(collect(0, 1).catalog.trademarks).to.have.length(0);
+    });
+  });
+
+  describe('trademarks', () => {
+    it('covers the fifteen main offices with jurisdiction codes from data/offices.json', () => {
+      const jurisdiction = new Map(offices.map((office) => [office.office_code, office.jurisdiction_code]));
+      const seen = new Set(catalog.trademarks.map((tm) => tm.office_code));
+      for (const code of FIFTEEN_OFFICES) expect(seen.has(code), code).to.equal(true);
+      for (const tm of catalog.trademarks) expect(tm.jurisdiction_code).to.equal(jurisdiction.get(tm.office_code));
+    });
+
+    it('uses office-shaped application numbers, unique per office, with IDs derived from them', () => {
+      const formats: Record<string, RegExp> = {
+        US: /^(7[4-9]|8[5-8]|9[0789])\d{6}$/, EM: /^0[01]\d{7}$/, WO: /^\d{6,7}$/, GB: /^UK0000\d{7}$/, JP: /^(19|20)\d{2}-\d{6}$/,
+        KR: /^40-(19|20)\d{2}-\d{7}$/, CH: /^\d{5}\/(19|20)\d{2}$/, CA: /^\d{7}$/, BR: /^\d{9}$/,
+      };
+      const keys = new Set<string>();
+      for (const tm of catalog.trademarks) {
+        const format = formats[tm.office_code];
+        if (format !== undefined) expect(tm.application_number, tm.office_code).to.match(format);
+        if (tm.office_code === 'EM' && tm.filing_date >= '2019-06-01') expect(tm.application_number.startsWith('018') || tm.application_number.startsWith('019')).to.equal(true);
+        const key = `${tm.office_code}:${tm.application_number}`;
+        expect(keys.has(key), key).to.equal(false);
+        keys.add(key);
+        expect(tm._id).to.equal(catalogId('tm_', tm.office_code, tm.application_number));
+      }
+    });
+
+    it('builds Madrid families: an IR at WO and designations sharing its IR number', () => {
+      const irs = new Map(catalog.trademarks.filter((tm) => tm.office_code === 'WO').map((tm) => [tm.ir_number, tm]));
+      expect(irs.size).to.be.greaterThan(20);
+      for (const ir of irs.values()) {
+        expect(ir).to.include({ filing_route: 'madrid', scope_kind: 'international', application_number: ir.ir_number, international_registration_date: ir.filing_date });
+      }
+      const designations = catalog.trademarks.filter((tm) => tm.office_code !== 'WO' && tm.filing_route === 'madrid');
+      expect(designations.length).to.be.greaterThan(irs.size);
+      for (const designation of designations) {
+        const ir = irs.get(designation.ir_number);
+        expect(ir, designation.ir_number ?? 'null').to.not.equal(undefined);
+        expect(designation.scope_kind).to.equal(designation.office_code === 'EM' ? 'regional' : 'national');
+        expect(designation.international_registration_date).to.equal(ir?.filing_date);
+        expect(designation.designation_date).to.equal(designation.filing_date);
+        expect(designation.mark_text).to.equal(ir?.mark_text);
+      }
+      for (const tm of catalog.trademarks.filter((mark) => mark.filing_route !== 'madrid')) {
+        expect(tm.filing_route).to.equal(tm.office_code === 'EM' ? 'regional' : 'national');
+        expect(tm.ir_number).to.equal(null);
+      }
+    });
+
+    it('keeps dates in order and statuses consistent with stage', () => {
+      for (const tm of catalog.trademarks) {
+        const where = `${tm._id} ${tm.status.stage}`;
+        expect(tm.filing_date >= '1990-01-01' && tm.filing_date < TODAY, where).to.equal(true);
+        if (tm.priority_date !== null) expect(tm.priority_date <= tm.filing_date, where).to.equal(true);
+        if (tm.publication_date !== null) expect(tm.filing_date <= tm.publication_date && tm.publication_date < TODAY, where).to.equal(true);
+        if (tm.registration_date !== null) {
+          expect(tm.filing_date <= tm.registration_date && tm.registration_date < TODAY, where).to.equal(true);
+          if (tm.publication_date !== null) expect(tm.publication_date <= tm.registration_date, where).to.equal(true);
+          expect(tm.expiry_date !== null && tm.expiry_date > tm.registration_date, where).to.equal(true);
+          expect(tm.registration_number, where).to.be.a('string');
+        }
+        if (tm.termination_date !== null) expect(tm.termination_date >= tm.filing_date && tm.termination_date < TODAY, where).to.equal(true);
+        expect(tm.status.primary, where).to.equal(EXPECTED_PRIMARY[tm.status.stage]);
+        expect(REASONS_BY_STAGE[tm.status.stage], where).to.include(tm.status.reason);
+        expect(tm.termination_date !== null, where).to.equal(tm.status.primary === 'inactive');
+        const inForce = tm.status.stage === 'registered' || tm.status.stage === 'pending_cancellation';
+        expect(tm.renewal_due_date, where).to.equal(inForce ? tm.expiry_date : null);
+        if (tm.status.stage === 'pending_opposition') expect(tm.status.challenge_states).to.deep.equal(['opposition_pending']);
+        if (tm.status.stage === 'pending_cancellation') expect(tm.status.challenge_states).to.have.length(1).and.satisfy((states: string[]) => ['cancellation_pending', 'invalidity_pending'].includes(states[0]));
+        if (tm.status.challenge_states.includes('appeal_pending')) expect(tm.status.stage).to.equal('examining');
+        if (tm.status.stage === 'registered' && tm.status.primary === 'active') expect(tm.expiry_date !== null && tm.expiry_date > '2026-04-30', where).to.equal(true);
+        if (tm.status.reason !== null) expect(STATUS_REASONS).to.include(tm.status.reason);
+      }
+      const stages = new Set(catalog.trademarks.map((tm) => tm.status.stage));
+      for (const stage of ['filed', 'examining', 'opposition_period', 'registered', 'abandoned', 'refused', 'expired', 'allowed'] as const) expect(stages.has(stage), stage).to.equal(true);
+    });
+
+    it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {
+      const perDecade = (from: string, to: string): number => catalog.trademarks.filter((tm) => tm.filing_date >= from && tm.filing_date < to).length;
+      expect(perDecade('1990-01-01', '1995-01-01')).to.be.greaterThan(20);
+      expect(perDecade('2020-01-01', '2025-01-01')).to.be.greaterThan(perDecade('1995-01-01', '2000-01-01') * 1.5);
+      expect(catalog.trademarks.some((tm) => tm.filing_date >= '2026-01-01')).to.equal(true);
+    });
+
+    it('classifies with 1–4 Nice classes whose texts are official terms of that class', () => {
+      const termsByClass = new Map<number, Set<string>>();
+      for (const entry of niceTerms) termsByClass.set(entry.class, (termsByClass.get(entry.class) ?? new Set()).add(entry.term));
+      for (const tm of catalog.trademarks) {
+        expect(tm.classifications.length).to.be.within(1, 4);
+        const classes = tm.classifications.map((c) => c.nice_class);
+        expect(new Set(classes).size).to.equal(classes.length);
+        for (const item of tm.classifications) {
+          expect(item.nice_class).to.be.within(1, 45);
+          const terms = item.goods_services_text.split('; ');
+          expect(terms.length).to.be.at.least(2);
+          for (const term of terms) expect(termsByClass.get(item.nice_class)?.has(term), `${item.nice_class}: ${term}`).to.equal(true);
+          expect(item.nice_edition).to.equal(tm.filing_date >= '2026-01-01' ? '13-2026' : '12-2025');
+        }
+        const goods = classes.some((c) => c <= 34);
+        const services = classes.some((c) => c >= 35);
+        expect(tm.right_kind).to.equal(goods && services ? 'trademark_and_service_mark' : goods ? 'trademark' : 'service_mark');
+      }
+    });
+
+    it('contains near-duplicate mark texts (Levenshtein distance 1) for similarity search', () => {
+      const texts = [...new Set(catalog.trademarks.filter((tm) => tm.mark_feature_type !== 'figurative').map((tm) => tm.mark_text))];
+      let pairs = 0;
+      for (let i = 0; i < texts.length; i++) {
+        for (let j = i + 1; j < texts.length; j++) {
+          if (Math.abs(texts[i].length - texts[j].length) <= 1 && levenshtein(texts[i], texts[j]) === 1) pairs++;
+        }
+      }
+      expect(pairs).to.be.greaterThan(30);
+    });
+
+    it('gives figurative marks a device description, Vienna codes and media', () => {
+      const divisions = new Set(vienna.flatMap((category) => category.divisions.map((division) => division.code)));
+      const figurative = catalog.trademarks.filter((tm) => tm.mark_feature_type === 'figurative');
+      expect(figurative.length).to.be.greaterThan(50);
+      for (const tm of figurative) expect(tm.mark_text).to.match(/^DEVICE OF /);
+      for (const tm of catalog.trademarks) {
+        expect(tm.mark_text.length).to.be.greaterThan(0);
+        for (const code of tm.vienna_codes) expect(divisions.has(code), code).to.equal(true);
+        if (tm.mark_feature_type === 'word') expect(tm.media).to.deep.equal([]);
+        if (tm.mark_feature_type === 'figurative' || tm.mark_feature_type === 'combined') {
+          expect(tm.media).to.have.length(1);
+          expect(tm.media[0]).to.include({ kind: 'image', mime_type: 'image/png', url: `/v1/media/${tm.media[0].id}` });
+          expect(tm.media[0].id).to.match(/^med_[0-9a-z]{20}$/);
+        }
+      }
+    });
+  });
+
+  describe('parties', () => {
+    it('references only existing owners, attorneys, firms and entities', () => {
+      const owners = byId(catalog.owners);
+      const attorneys = byId(catalog.attorneys);
+      const firms = byId(catalog.firms);
+      const entities = byId(catalog.entities);
+      for (const tm of catalog.trademarks) {
+        expect(tm.owner_ids.length).to.be.at.least(1);
+        for (const id of tm.owner_ids) expect(owners.has(id), id).to.equal(true);
+        for (const id of tm.attorney_ids) expect(attorneys.has(id), id).to.equal(true);
+      }
+      for (const attorney of catalog.attorneys) if (attorney.firm_id !== null) expect(firms.has(attorney.firm_id)).to.equal(true);
+      for (const owner of catalog.owners) {
+        const entity = entities.get(owner.entity_id);
+        expect(entity?.member_owner_ids).to.include(owner._id);
+      }
+      for (const entity of catalog.entities) for (const id of entity.member_owner_ids) expect(owners.get(id)?.entity_id).to.equal(entity._id);
+    });
+
+    it('stores corporate-family relationships on both sides', () => {
+      const owners = byId(catalog.owners);
+      let rows = 0;
+      for (const owner of catalog.owners) {
+        for (const row of owner.relationships) {
+          rows++;
+          expect(['IS_DIRECTLY_CONSOLIDATED_BY', 'IS_ULTIMATELY_CONSOLIDATED_BY']).to.include(row.relationship_type);
+          expect(row).to.include({ relationship_status: 'ACTIVE', source: 'gleif_level2', period_end: null });
+          const related = owners.get(row.related_owner_id);
+          const mirror = related?.relationships.find((other) => other.related_owner_id === owner._id && other.relationship_type === row.relationship_type);
+          expect(mirror, `${owner._id} → ${row.related_owner_id}`).to.not.equal(undefined);
+          expect(mirror?.direction).to.equal(row.direction === 'parent' ? 'child' : 'parent');
+          expect(mirror?.ownership_pct).to.equal(row.ownership_pct);
+          expect(related?.entity_id).to.equal(owner.entity_id);
+        }
+      }
+      expect(rows).to.be.greaterThan(10);
+    });
+
+    it('has corporations, individuals and partnerships, valid LEIs and some listed companies', () => {
+      const types = new Set(catalog.owners.map((owner) => owner.entity_type));
+      for (const type of ['corporation', 'individual', 'partnership']) expect(types.has(type as OwnerDoc['entity_type'])).to.equal(true);
+      const companies = catalog.owners.flatMap((owner) => owner.companies);
+      const leis = companies.map((company) => company.lei).filter((lei): lei is string => lei !== null);
+      expect(leis.length).to.be.greaterThan(10);
+      for (const lei of leis) expect(leiIsValid(lei), lei).to.equal(true);
+      expect(companies.some((company) => company.ticker !== null && company.exchange !== null)).to.equal(true);
+    });
+
+    it('groups attorneys in firms of 1 to 200 and keeps some solo attorneys', () => {
+      const sizes = new Map<string, number>();
+      for (const attorney of catalog.attorneys) if (attorney.firm_id !== null) sizes.set(attorney.firm_id, (sizes.get(attorney.firm_id) ?? 0) + 1);
+      expect(sizes.size).to.equal(catalog.firms.length);
+      for (const size of sizes.values()) expect(size).to.be.within(1, 200);
+      expect(catalog.attorneys.some((attorney) => attorney.firm_id === null)).to.equal(true);
+    });
+  });
+
+  describe('history', () => {
+    it('has one change row per version: created first, then updates with old and new values', () => {
+      const changes = new Map<string, TrademarkChangeDoc[]>();
+      for (const change of catalog.trademark_changes) changes.set(change.trademark_id, [...(changes.get(change.trademark_id) ?? []), change]);
+      for (const tm of catalog.trademarks) {
+        const rows = changes.get(tm._id) ?? [];
+        expect(rows.length, tm._id).to.equal(tm.version);
+        rows.forEach((row, i) => {
+          expect(row.version).to.equal(i + 1);
+          expect(row._id).to.equal(`${tm._id}:v${i + 1}`);
+          if (i === 0) {
+            expect(row).to.include({ change_type: 'created', old_values: null, created_at: tm.created_at });
+          } else {
+            expect(['updated', 'corrected']).to.include(row.change_type);
+            expect(Object.keys(row.old_values ?? {})).to.deep.equal(row.changed_fields);
+            expect(row.created_at > rows[i - 1].created_at).to.equal(true);
+          }
+          expect(Object.keys(row.new_values)).to.include.members(row.changed_fields);
+        });
+        expect(rows[rows.length - 1].created_at).to.equal(tm.updated_at);
+        expect(tm.source_updated_at <= tm.updated_at && tm.updated_at < TODAY).to.equal(true);
+        const last = rows[rows.length - 1].new_values;
+        if ('status_stage' in last) expect(last.status_stage).to.equal(tm.status.stage);
+      }
+      // Renewals move the expiry (and renewal due date) without a stage change.
+      expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('expiry_date') && !row.changed_fields.includes('status_stage'))).to.equal(true);
+      expect(catalog.trademark_changes.some((row) => row.change_type === 'corrected')).to.equal(true);
+      expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('owner_ids'))).to.equal(true);
+    });
+
+    it('records one or two source observations with SHA-256 payload hashes', () => {
+      const perMark = new Map<string, number>();
+      for (const source of catalog.trademark_sources) {
+        perMark.set(source.trademark_id, (perMark.get(source.trademark_id) ?? 0) + 1);
+        expect(source.payload_hash).to.match(/^sha256:[0-9a-f]{64}$/);
+        expect(['xml_st96', 'xml_dtd', 'json']).to.include(source.source_format);
+        expect(source._id).to.equal(`${source.trademark_id}:${source.observed_at}`);
+      }
+      for (const tm of catalog.trademarks) expect(perMark.get(tm._id)).to.be.within(1, 2);
+    });
+
+    it('uses event codes from data/event_types.json, dated within the mark\'s life', () => {
+      const codes = new Set(eventTypes.map((type) => type.code));
+      const marks = byId(catalog.trademarks);
+      for (const event of catalog.trademark_events) {
+        expect(codes.has(event.event_type), event.event_type).to.equal(true);
+        const tm = marks.get(event.trademark_id);
+        expect(tm, event.trademark_id).to.not.equal(undefined);
+        expect(event.event_date >= (tm?.filing_date ?? '') && event.event_date < TODAY).to.equal(true);
+      }
+      const registeredEvents = new Set(catalog.trademark_events.filter((event) => event.event_type === 'registered').map((event) => event.trademark_id));
+      for (const tm of catalog.trademarks) if (tm.registration_date !== null) expect(registeredEvents.has(tm._id), tm._id).to.equal(true);
+    });
+  });
+
+  describe('proceedings', () => {
+    it('exist for about 3 % of marks, match proceeding_count and contest only the mark\'s classes', () => {
+      const marks = byId(catalog.trademarks);
+      const owners = byId(catalog.owners);
+      const counted = new Map<string, number>();
+      for (const proceeding of catalog.proceedings) {
+        expect(proceeding.trademark_ids).to.have.length(1);
+        const tm = marks.get(proceeding.trademark_ids[0]);
+        expect(tm).to.not.equal(undefined);
+        counted.set(proceeding.trademark_ids[0], (counted.get(proceeding.trademark_ids[0]) ?? 0) + 1);
+        const classes = tm?.classifications.map((c) => c.nice_class) ?? [];
+        expect(classes).to.include.members(proceeding.contested_classes);
+        expect(proceeding.contested_classes.length).to.be.at.least(1);
+        for (const party of proceeding.parties) expect(owners.get(party.owner_id)?.name).to.equal(party.name);
+        if (proceeding.decision_date !== null) expect(proceeding.decision_date > proceeding.filed_date).to.equal(true);
+        expect(proceeding._id).to.equal(catalogId('prc_', proceeding.office_code, proceeding.proceeding_number));
+      }
+      for (const tm of catalog.trademarks) expect(counted.get(tm._id) ?? 0).to.equal(tm.proceeding_count);
+      const share = counted.size / catalog.trademarks.length;
+      expect(share).to.be.within(0.015, 0.06);
+      const types = new Set(catalog.proceedings.map((p) => p.proceeding_type));
+      expect(types.has('opposition') && types.has('cancellation')).to.equal(true);
+      for (const tm of catalog.trademarks.filter((mark) => mark.status.stage === 'pending_opposition')) {
+        expect(catalog.proceedings.some((p) => p.trademark_ids[0] === tm._id && p.proceeding_type === 'opposition' && ['pending', 'suspended'].includes(p.status))).to.equal(true);
+      }
+    });
+  });
+
+  describe('seedStore', () => {
+    let directory: string;
+    let store: DocumentStore | null = null;
+
+    before(() => {
+      directory = mkdtempSync(join(tmpdir(), 'marque-seed-'));
+    });
+
+    after(async () => {
+      await store?.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+
+    it('writes every collection through the embedded store and reports progress', async () => {
+      const { createEmbeddedDocumentStore } = await import('../../../datasources/embedded/document-store');
+      store = createEmbeddedDocumentStore({ path: join(directory, 'seed.db') });
+      const progress: Array<[number, number]> = [];
+      const summary = await seedStore(store, { marks: 300, seed: 3, onProgress: (done, total) => progress.push([done, total]) });
+      expect(progress[progress.length - 1]).to.deep.equal([300, 300]);
+      expect(summary.counts.trademarks).to.equal(300);
+      for (const [name, count] of Object.entries(summary.counts)) {
+        const collection: Collection<StoredDocument> = store.collection(name);
+        expect(await collection.countDocuments({}), name).to.equal(count);
+      }
+      const { catalog: expected } = collect(300, 3);
+      expect(summary.counts.trademark_events).to.equal(expected.trademark_events.length);
+      const first = await store.collection<TrademarkDoc>('trademarks').findOne({ _id: expected.trademarks[0]._id });
+      expect(first).to.deep.equal(expected.trademarks[0]);
+    });
+  });
+});
