@@ -14,7 +14,6 @@ import type { DocumentStore, KeyValue, SearchIndex } from '../datasources/ports'
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
 import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
-import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
@@ -86,8 +85,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const services: Services = { store: adapters.store, search: adapters.search, cursors: new CursorCodec(secret, () => now().getTime()), now };
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
   await indexer.ensureIndexes();
-  warmRuleCalendars(now());
-  warmRuleCalendars(now());
+  void warmRuleCalendars(now());
 
   let shuttingDown = false;
   const startedAt = Date.now();

@@ -33,7 +33,7 @@ export async function seedAndIndex(store: DocumentStore, indexer: SearchIndexer,
   };
   await seedStore(store, { marks, seed, onProgress: (done, total) => show('stored', done, total) });
   await indexer.ensureIndexes();
-  await indexer.rebuild((done) => show('indexed', done, marks));
+  await indexer.rebuild((index, done) => show(`indexed ${index}`, done, index === 'trademarks' ? marks : done));
   return { marks, seconds: (Date.now() - started) / 1000 };
 }
 

@@ -19,9 +19,14 @@ export const MAX_HORIZON_YEARS = 15;
  */
 const WARM_YEARS_AHEAD = 6;
 
-/** Pre-builds every corpus calendar for the years most requests touch, with the computations' spec objects. */
-export function warmRuleCalendars(now: Date): void {
+/**
+ * Pre-builds every corpus calendar for the years most requests touch. One calendar per event-loop
+ * turn, so a server answers requests while it warms instead of starting seconds later.
+ */
+export async function warmRuleCalendars(now: Date): Promise<void> {
   const year = now.getUTCFullYear();
-  const specs = Object.keys(ruleCorpus.calendars).map((id) => calendarSpecFor(ruleCorpus, id));
-  warmCalendars(specs, { from: year - 1, to: year + WARM_YEARS_AHEAD });
+  for (const id of Object.keys(ruleCorpus.calendars)) {
+    warmCalendars([calendarSpecFor(ruleCorpus, id)], { from: year - 1, to: year + WARM_YEARS_AHEAD });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

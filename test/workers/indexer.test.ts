@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
+import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import type { DocumentStore, SearchIndex } from '../../datasources/ports';
+import { COLLECTIONS, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
+import { SearchIndexer } from '../../workers/indexer';
+import { seedStore } from '../../workers/ingest/seed';
+
+describe('workers/indexer: the search index follows the store', function () {
+  this.timeout(60_000);
+  let store: DocumentStore;
+  let search: SearchIndex;
+  let indexer: SearchIndexer;
+
+  const idsFor = async (filters: Parameters<SearchIndex['search']>[0]['filters'], text?: string) =>
+    (await search.search({ index: 'trademarks', filters, sort: [], limit: 100, text })).hits.map((h) => h.id);
+
+  before(async () => {
+    store = createEmbeddedDocumentStore({ path: ':memory:' });
+    search = createEmbeddedSearchIndex({ path: ':memory:' });
+    indexer = new SearchIndexer(store, search, (error) => {
+      throw error;
+    });
+    await indexer.ensureIndexes();
+    await seedStore(store, { marks: 200, seed: 3 });
+    await indexer.rebuild();
+  });
+
+  after(async () => {
+    await store.close();
+    await search.close();
+  });
+
+  it('indexes every mark on rebuild', async () => {
+    const count = await store.collection(COLLECTIONS.trademarks).countDocuments({});
+    const result = await search.search({ index: 'trademarks', filters: [], sort: [], limit: 1, countUpTo: 10_000 });
+    expect(result.total?.value).to.equal(count);
+  });
+
+  it('applies a changed mark, a new mark and a deleted mark from the change feed', async () => {
+    const marks = store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
+    const [first, second] = await marks.find({}, { limit: 2 });
+    await marks.updateOne({ _id: (first as TrademarkDoc)._id }, { $set: { office_code: 'ZZ' } });
+    await marks.insertOne({ ...(second as TrademarkDoc), _id: 'tm_indexertest00000000000', office_code: 'ZZ' });
+    await marks.deleteOne({ _id: (second as TrademarkDoc)._id });
+    expect(await indexer.catchUp()).to.equal(3);
+    expect((await idsFor([{ field: 'office_code', op: 'eq', value: 'ZZ' }])).sort()).to.deep.equal([(first as TrademarkDoc)._id, 'tm_indexertest00000000000'].sort());
+    expect(await idsFor([{ field: 'office_code', op: 'in', values: [(second as TrademarkDoc).office_code] }])).not.to.include((second as TrademarkDoc)._id);
+  });
+
+  it("re-indexes an owner's marks when the owner is renamed", async () => {
+    const mark = (await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({ proceeding_count: { $gte: 0 } })) as TrademarkDoc;
+    const ownerId = mark.owner_ids[0] as string;
+    await store.collection<OwnerDoc>(COLLECTIONS.owners).updateOne({ _id: ownerId }, { $set: { name: 'Zyxwvut Holdings' } });
+    await indexer.catchUp();
+    const hits = await idsFor([{ field: 'owner_names', op: 'match', text: 'Zyxwvut' }]);
+    expect(hits).to.include(mark._id);
+    expect(hits.length).to.equal(await store.collection(COLLECTIONS.trademarks).countDocuments({ owner_ids: ownerId }));
+  });
+});
