@@ -16,6 +16,8 @@ export const COLLECTIONS = {
   trademarkEvents: 'trademark_events',
   organizations: 'organizations',
   apiKeys: 'api_keys',
+  requestLogs: 'request_logs',
+  feedback: 'feedback',
   meta: 'meta',
 } as const;
 
@@ -350,4 +352,20 @@ export interface ApiKeyDoc {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** One business request, kept about four months (spec: request-log retention). */
+export interface RequestLogDoc {
+  _id: string; // the request_id, req_...
+  organization_id: string;
+  /** null for OAuth (MCP) sessions, which carry no API key. */
+  api_key_id: string | null;
+  /** The route-table path template, e.g. /v1/trademarks/:id. */
+  route: string;
+  method: string;
+  status_code: number;
+  error_type: string | null;
+  error_detail: string | null;
+  duration_ms: number;
+  occurred_at: string;
 }
