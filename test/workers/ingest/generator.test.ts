@@ -262,7 +262,7 @@ describe('workers/ingest/generator', function () {
       const entities = byId(catalog.entities);
       for (const tm of catalog.trademarks) {
         expect(tm.owner_ids.length).to.be.at.least(1);
-        for (const id of tm.owner_ids) expect(owners.has(id), id).to.equal(true);
+        for (const id of tm.owner_ids) expect((owners.get(id)?.created_at ?? '9999') < tm.created_at, id).to.equal(true);
         for (const id of tm.attorney_ids) expect(attorneys.has(id), id).to.equal(true);
       }
       for (const attorney of catalog.attorneys) if (attorney.firm_id !== null) expect(firms.has(attorney.firm_id)).to.equal(true);

@@ -52,8 +52,6 @@ const EVENT_WORDING: ReadonlyMap<string, EventWording> = new Map(
   ]),
 );
 
-export const EVENT_CODES: ReadonlySet<string> = new Set(EVENT_WORDING.keys());
-
 function eventDescription(code: string, officeCode: string, proceedingNumber: string | null): string {
   const wording = EVENT_WORDING.get(code);
   if (wording === undefined) throw new Error(`event code ${code} is not in data/event_types.json`);
@@ -95,7 +93,7 @@ export interface History {
 }
 
 /** When the catalog first saw a record filed on `filingDay`. */
-export function firstObservationDay(random: Random, filingDay: number): number {
+function firstObservationDay(random: Random, filingDay: number): number {
   if (filingDay < BACKFILL_START) return BACKFILL_START + random.int(0, BACKFILL_DAYS - 1);
   return Math.min(LAST_DAY, filingDay + random.int(1, 7));
 }

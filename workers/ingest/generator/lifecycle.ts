@@ -6,7 +6,7 @@
  */
 import type { ChallengeState, ProceedingStatus, ProceedingType, StatusPrimary, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
-import { OfficeProfile, oppositionEnd, TERM_YEARS } from './offices';
+import { OfficeProfile, oppositionEnd, TERM_YEARS, termStart } from './offices';
 import { Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
@@ -306,8 +306,7 @@ class Simulation {
   /** Enters the mark on the register and runs its maintenance until it dies or today is reached. */
   private register(noticeDay: number, registrationNumber: string, registrationDate: number = Math.max(noticeDay, this.lastDay)): void {
     const { office, kind, filingDay, internationalDay } = this.input;
-    const termStart = internationalDay ?? (office.term === 'filing' ? filingDay : registrationDate);
-    let expiry = addYears(termStart, TERM_YEARS);
+    let expiry = addYears(internationalDay ?? termStart(office, filingDay, registrationDate), TERM_YEARS);
     while (expiry <= registrationDate) expiry = addYears(expiry, TERM_YEARS);
     const changes: Partial<MarkState> = { stage: 'registered', reason: 'registration_in_force', challenges: [], registration: registrationDate, registrationNumber, expiry };
     if (!this.step(noticeDay, ['registered'], changes)) return;

@@ -204,12 +204,6 @@ export const OFFICE_PROFILES: readonly OfficeProfile[] = PROFILES.map((profile) 
 
 export const OFFICE_BY_CODE: ReadonlyMap<string, OfficeProfile> = new Map(OFFICE_PROFILES.map((p) => [p.code, p]));
 
-export function officeProfile(code: string): OfficeProfile {
-  const profile = OFFICE_BY_CODE.get(code);
-  if (profile === undefined) throw new Error(`unknown generator office ${code}`);
-  return profile;
-}
-
 export const OFFICE_TABLE = new WeightedTable(OFFICE_PROFILES.map((profile) => ({ value: profile, weight: profile.weight })));
 
 /** Offices a Madrid holder may designate on `day` (never WO, never the office of origin). */

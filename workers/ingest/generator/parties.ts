@@ -11,7 +11,7 @@ import { canonicalName, companyName, companyStem, familyName, legalForm, nameVar
 import { OFFICE_PROFILES } from './offices';
 import { mix32, Random, WeightedTable } from './random';
 
-/** Parties are first observed during the initial backfill (marks are created at or after it). */
+/** Marks filed before this day are first observed during the initial backfill, which lasts BACKFILL_DAYS. */
 export const BACKFILL_START = dayOf('2020-01-15');
 export const BACKFILL_DAYS = 30;
 
@@ -63,8 +63,9 @@ function ticker(random: Random, name: string, countryCode: string): string {
   return (letters.slice(0, length) || 'MQ').padEnd(length, 'X');
 }
 
+/** Parties are loaded in the week before the marks of the backfill, so no mark predates its owner. */
 function backfillTimestamp(random: Random): string {
-  return isoTimestamp(BACKFILL_START + random.int(0, BACKFILL_DAYS - 1), random.int(0, 86_399));
+  return isoTimestamp(BACKFILL_START - random.int(1, 7), random.int(0, 86_399));
 }
 
 /** updated_at: usually the creation time, sometimes a later refresh (before the generator's today). */

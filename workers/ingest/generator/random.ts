@@ -121,13 +121,6 @@ export class Random {
     return Math.min(size - 1, Math.floor(size * Math.pow(this.next(), exponent)));
   }
 
-  /** Lowercase hex string of `length` characters. */
-  hex(length: number): string {
-    let out = '';
-    while (out.length < length) out += this.nextUint32().toString(16).padStart(8, '0');
-    return out.slice(0, length);
-  }
-
   /** Decimal digits, zero-padded to `length` (leading zeros allowed). */
   digits(length: number): string {
     let out = '';
