@@ -59,7 +59,7 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
     kind: { type: 'string', maxLength: 8, pattern: /^\d{2}(\.\d{2}(\.\d{2})?)?$/, patternRule: 'must be Vienna codes written CC, CC.DD or CC.DD.SS' },
     array: true,
     group: 'filter',
-    description: 'Vienna classification codes.',
+    description: 'Vienna classification codes; a category (01) or division (01.05) also matches the marks coded within it.',
   },
   ...TRADEMARK_DATE_FIELDS.flatMap((field) =>
     field === 'updated_at' ? rangeParams(field, 'timestamp', 'Last updated') : rangeParams(field, 'date', field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())),

@@ -133,6 +133,17 @@ describe('REST: trademark search and list', function () {
     }
   });
 
+  it('filters by Vienna code hierarchically: a category matches the divisions within it', async () => {
+    const coded = marks.find((m) => m.vienna_codes.some((c) => c.includes('.'))) as TrademarkDoc;
+    const division = coded.vienna_codes.find((c) => c.includes('.')) as string;
+    const category = division.split('.')[0] as string;
+    const byCategory = await json<ListBody>(await app.get(`/v1/trademarks?vienna_codes=${category}&include_total=true&limit=100`));
+    expect(byCategory.pagination.total_count).to.equal(marks.filter((m) => m.vienna_codes.some((c) => c === category || c.startsWith(`${category}.`))).length);
+    const byDivision = await json<ListBody>(await app.get(`/v1/trademarks?vienna_codes=${division}&include_total=true&limit=100`));
+    expect(byDivision.pagination.total_count).to.equal(marks.filter((m) => m.vienna_codes.some((c) => c === division || c.startsWith(`${division}.`))).length);
+    await expectError(await app.get('/v1/trademarks?vienna_codes=1.5'), 400, 'validation_error', 'vienna_codes');
+  });
+
   it('filters by boolean flags with strict true/false', async () => {
     const body = await json<ListBody>(await app.get('/v1/trademarks?is_madrid=true&include_total=true'));
     expect(body.pagination.total_count).to.equal(marks.filter((m) => m.filing_route === 'madrid' || m.ir_number !== null).length);

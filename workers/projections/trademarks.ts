@@ -19,6 +19,14 @@ export function normalizeMarkText(text: string): string {
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
+/**
+ * A Vienna code with its ancestors (`01.05.03` → `01`, `01.05`, `01.05.03`), so a filter on a
+ * category or division finds the marks coded more specifically within it.
+ */
+export function viennaCodesWithAncestors(codes: readonly string[]): string[] {
+  return unique(codes.flatMap((code) => code.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+}
+
 export function trademarkIndexDocument(mark: TrademarkDoc, owners: ReadonlyMap<string, OwnerDoc>, attorneys: ReadonlyMap<string, AttorneyDoc>): IndexDocument {
   const markOwners = mark.owner_ids.map((id) => owners.get(id)).filter((o): o is OwnerDoc => o !== undefined);
   const markAttorneys = mark.attorney_ids.map((id) => attorneys.get(id)).filter((a): a is AttorneyDoc => a !== undefined);
@@ -44,7 +52,7 @@ export function trademarkIndexDocument(mark: TrademarkDoc, owners: ReadonlyMap<s
     registration_number: mark.registration_number,
     ir_number: mark.ir_number,
     nice_classes: unique(mark.classifications.map((c) => c.nice_class)),
-    vienna_codes: mark.vienna_codes,
+    vienna_codes: viennaCodesWithAncestors(mark.vienna_codes),
     owner_ids: mark.owner_ids,
     owner_countries: unique(markOwners.map((o) => o.country_code).filter((c): c is string => c !== null)),
     entity_ids: unique(markOwners.map((o) => o.entity_id)),
