@@ -40,6 +40,8 @@ function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength
       return { type: 'string', enum: kind.fields.flatMap((f) => [f, `-${f}`]) };
     case 'objects':
       return { type: 'array', minItems: 1, maxItems: kind.batchLimit, items: bodySchema(kind.fields) };
+    case 'stringMap':
+      return { type: 'object', additionalProperties: { type: kind.nullValues ? ['string', 'null'] : 'string' } };
   }
 }
 
@@ -53,7 +55,8 @@ function bodySchema(specs: readonly ParamSpec[]): JsonSchema {
 function paramSchema(spec: ParamSpec): JsonSchema {
   const item = kindSchema(spec.kind);
   const schema: JsonSchema = spec.array ? { type: 'array', items: item } : item;
-  return spec.default === undefined ? schema : { ...schema, ...{ default: spec.default } };
+  const nullable = spec.nullable ? { ...schema, type: [...[schema.type ?? []].flat(), 'null'] } : schema;
+  return spec.default === undefined ? nullable : { ...nullable, ...{ default: spec.default } };
 }
 
 function parameter(spec: ParamSpec, location: 'path' | 'query') {

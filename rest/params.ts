@@ -25,7 +25,12 @@ export type ParamKind =
    * `batchLimit` items is 422 batch_too_large (with item_count and item_count_limit), checked
    * before any item is read.
    */
-  | { type: 'objects'; fields: readonly ParamSpec[]; batchLimit: number };
+  | { type: 'objects'; fields: readonly ParamSpec[]; batchLimit: number }
+  /**
+   * JSON bodies only: an object of string values (metadata maps). With `nullValues`, a value may be
+   * null too (a merge patch: null removes that key). Counts and lengths are the resolver's rules.
+   */
+  | { type: 'stringMap'; nullValues?: boolean };
 
 export interface ParamSpec {
   name: string;
@@ -41,10 +46,23 @@ export interface ParamSpec {
   description: string;
   /** Deprecated parameters stay accepted; the OpenAPI document marks them. */
   deprecated?: boolean;
+  /**
+   * JSON bodies only: an explicit null is kept as null (a PATCH clearing the field) instead of
+   * reading as an absent field.
+   */
+  nullable?: boolean;
 }
 
-/** Array items are strings or numbers, or parsed objects for an `objects` parameter. */
-export type ParamValue = string | number | boolean | Array<string | number | ParsedParams>;
+/** A `stringMap` parameter's value (null values only with `nullValues`). */
+export interface StringMap {
+  [key: string]: string | null;
+}
+
+/**
+ * Array items are strings or numbers, or parsed objects for an `objects` parameter; null only for
+ * a `nullable` body field; a StringMap for a `stringMap` parameter.
+ */
+export type ParamValue = string | number | boolean | null | StringMap | Array<string | number | ParsedParams>;
 export interface ParsedParams {
   [name: string]: ParamValue;
 }
@@ -109,7 +127,20 @@ function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
     }
     case 'objects':
       throw invalid(name, 'must be a JSON array of objects in a JSON body');
+    case 'stringMap':
+      throw invalid(name, 'must be a JSON object in a JSON body');
   }
+}
+
+function parseStringMap(name: string, value: unknown, kind: Extract<ParamKind, { type: 'stringMap' }>): StringMap {
+  const valueRule = kind.nullValues ? 'a string or null' : 'a string';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(name, `must be a JSON object whose values are each ${valueRule}`);
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [key, item] of entries) {
+    if (typeof item !== 'string' && !(item === null && kind.nullValues)) throw invalid(`${name}.${key}`, `must be ${valueRule}`);
+  }
+  // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
+  return Object.fromEntries(entries) as StringMap;
 }
 
 function parseObjects(name: string, value: unknown, kind: Extract<ParamKind, { type: 'objects' }>): ParsedParams[] {
@@ -177,10 +208,15 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
     const spec = byName.get(key);
     const name = `${context}${key}`;
     if (!spec) throw invalid(name, `is not a field of this request body (accepted: ${specs.map((s) => s.name).join(', ')})`);
-    if (value === null || value === undefined) continue;
+    if (value === null || value === undefined) {
+      if (value === null && spec.nullable) out[key] = null;
+      continue;
+    }
     const named: ParamSpec = { ...spec, name };
     if (spec.kind.type === 'objects') {
       out[key] = parseObjects(name, value, spec.kind);
+    } else if (spec.kind.type === 'stringMap') {
+      out[key] = parseStringMap(name, value, spec.kind);
     } else if (spec.array && Array.isArray(value)) {
       if (value.length === 0) throw invalid(name, 'must not be an empty array');
       if (spec.maxItems !== undefined && value.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);
