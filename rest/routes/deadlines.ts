@@ -3,6 +3,7 @@
  * corpus behind them (GET /v1/deadline-rules, GET /v1/opposition-rules).
  */
 import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
+import { STATUS_STAGES } from '../../domain/records';
 import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS } from '../../domain/rules';
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
@@ -10,27 +11,8 @@ import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
 
-/** Item statuses of a deadline computation (spec: Deadline and opposition reference computation). */
-const DEADLINE_ITEM_STATUSES = [
-  'filed',
-  'examining',
-  'pending_publication',
-  'published',
-  'opposition_period',
-  'pending_opposition',
-  'pending_cancellation',
-  'pending_issuance',
-  'registered',
-  'allowed',
-  'abandoned',
-  'withdrawn',
-  'surrendered',
-  'refused',
-  'cancelled',
-  'invalidated',
-  'expired',
-  'unknown',
-] as const;
+/** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
+const DEADLINE_ITEM_STATUSES = STATUS_STAGES;
 
 const codeKind = (what: string) => ({ type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: `must be ${what} of 2 to 4 letters`, uppercase: true }) as const;
 
