@@ -57,4 +57,89 @@ export const TRADEMARK_INDEX: IndexDefinition = {
   },
 };
 
-export const INDEX_DEFINITIONS: readonly IndexDefinition[] = [TRADEMARK_INDEX];
+/** Proceedings: filters of GET /v1/proceedings; `q` searches party names. */
+export const PROCEEDING_INDEX: IndexDefinition = {
+  name: 'proceedings',
+  fields: {
+    party_names: { kind: 'text', array: true },
+    proceeding_number: { kind: 'keyword' },
+    proceeding_type: { kind: 'keyword' },
+    status: { kind: 'keyword' },
+    office_code: { kind: 'keyword' },
+    trademark_ids: { kind: 'keyword', array: true },
+    party_owner_ids: { kind: 'keyword', array: true },
+    party_roles: { kind: 'keyword', array: true },
+    /** `owner_id:role` pairs, so party_owner_id and party_role combine on the same party. */
+    party_owner_roles: { kind: 'keyword', array: true },
+    contested_classes: { kind: 'number', array: true },
+    filed_date: { kind: 'date', sortable: true },
+    decision_date: { kind: 'date', sortable: true },
+    updated_at: { kind: 'date', sortable: true },
+  },
+};
+
+/**
+ * Parties: lists of owners, attorneys, firms and resolved entities. The counts they sort and
+ * filter on are derived from the trademark index by their projections (workers/projections/).
+ * Merged records stay indexed with `is_merged: true` and lists leave them out.
+ */
+export const OWNER_INDEX: IndexDefinition = {
+  name: 'owners',
+  fields: {
+    name: { kind: 'text', boost: 2 },
+    aliases: { kind: 'text', array: true },
+    /** Lowercased canonical name: the `name` sort key. */
+    sort_name: { kind: 'keyword', sortable: true },
+    country_code: { kind: 'keyword' },
+    entity_id: { kind: 'keyword' },
+    entity_type: { kind: 'keyword' },
+    trademark_count: { kind: 'number', sortable: true },
+    is_merged: { kind: 'boolean' },
+    updated_at: { kind: 'date', sortable: true },
+  },
+};
+
+export const ATTORNEY_INDEX: IndexDefinition = {
+  name: 'attorneys',
+  fields: {
+    name: { kind: 'text' },
+    sort_name: { kind: 'keyword', sortable: true },
+    country_code: { kind: 'keyword' },
+    firm_id: { kind: 'keyword' },
+    trademark_count: { kind: 'number', sortable: true },
+    is_merged: { kind: 'boolean' },
+    updated_at: { kind: 'date', sortable: true },
+  },
+};
+
+export const FIRM_INDEX: IndexDefinition = {
+  name: 'firms',
+  fields: {
+    name: { kind: 'text' },
+    sort_name: { kind: 'keyword', sortable: true },
+    country_code: { kind: 'keyword' },
+    attorney_count: { kind: 'number', sortable: true },
+    trademark_count: { kind: 'number', sortable: true },
+    grant_rate: { kind: 'number', sortable: true },
+    latest_filing: { kind: 'date', sortable: true },
+    is_merged: { kind: 'boolean' },
+    updated_at: { kind: 'date', sortable: true },
+  },
+};
+
+export const ENTITY_INDEX: IndexDefinition = {
+  name: 'entities',
+  fields: {
+    name: { kind: 'text' },
+    sort_name: { kind: 'keyword', sortable: true },
+    country_code: { kind: 'keyword' },
+    lei: { kind: 'keyword' },
+    ticker: { kind: 'keyword' },
+    member_count: { kind: 'number', sortable: true },
+    trademark_count: { kind: 'number', sortable: true },
+    is_merged: { kind: 'boolean' },
+    updated_at: { kind: 'date', sortable: true },
+  },
+};
+
+export const INDEX_DEFINITIONS: readonly IndexDefinition[] = [TRADEMARK_INDEX, PROCEEDING_INDEX, OWNER_INDEX, ATTORNEY_INDEX, FIRM_INDEX, ENTITY_INDEX];

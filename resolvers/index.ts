@@ -2,7 +2,10 @@
  * The resolver map of the whole internal schema, one entry per domain area.
  */
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { apiKeyMutationResolvers, apiKeyQueryResolvers } from './accounts/api-key-management';
 import { deadlineQueryResolvers } from './deadlines/queries';
+import { proceedingFieldResolvers } from './proceedings/fields';
+import { proceedingQueryResolvers } from './proceedings/queries';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
 
@@ -26,6 +29,12 @@ export const resolvers = {
     ping: () => 'pong',
     ...trademarkQueryResolvers,
     ...deadlineQueryResolvers,
+    ...proceedingQueryResolvers,
+    ...apiKeyQueryResolvers,
+  },
+  Mutation: {
+    ...apiKeyMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,
+  Proceeding: proceedingFieldResolvers,
 };

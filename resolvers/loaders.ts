@@ -4,13 +4,14 @@
  */
 import DataLoader from 'dataloader';
 import type { DocumentStore, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS, type AttorneyDoc, type FirmDoc, type OwnerDoc, type TrademarkDoc } from '../domain/records';
+import { COLLECTIONS, type AttorneyDoc, type FirmDoc, type OwnerDoc, type ProceedingDoc, type TrademarkDoc } from '../domain/records';
 
 export interface Loaders {
   trademarks: DataLoader<string, TrademarkDoc | null>;
   owners: DataLoader<string, OwnerDoc | null>;
   attorneys: DataLoader<string, AttorneyDoc | null>;
   firms: DataLoader<string, FirmDoc | null>;
+  proceedings: DataLoader<string, ProceedingDoc | null>;
 }
 
 function byIdLoader<T extends StoredDocument>(store: DocumentStore, collection: string): DataLoader<string, T | null> {
@@ -30,6 +31,7 @@ export function createLoaders(store: DocumentStore): Loaders {
     owners: byIdLoader<OwnerDoc>(store, COLLECTIONS.owners),
     attorneys: byIdLoader<AttorneyDoc>(store, COLLECTIONS.attorneys),
     firms: byIdLoader<FirmDoc>(store, COLLECTIONS.firms),
+    proceedings: byIdLoader<ProceedingDoc>(store, COLLECTIONS.proceedings),
   };
 }
 
