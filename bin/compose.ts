@@ -18,6 +18,7 @@ import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
 import { mountGraphql } from '../rest/graphql-endpoint';
+import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
@@ -67,6 +68,8 @@ export interface Server {
   app: FastifyInstance;
   indexer: SearchIndexer;
   services: Services;
+  /** The buffered request-log writer (tests flush it before reading the log). */
+  requestLog: RequestLogWriter;
   /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
   close(): Promise<void>;
 }
@@ -82,7 +85,7 @@ export interface ServerOptions {
 
 export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
   const now = options.now ?? (() => new Date());
-  const services: Services = { store: adapters.store, search: adapters.search, cursors: new CursorCodec(secret, () => now().getTime()), now };
+  const services: Services = { store: adapters.store, search: adapters.search, kv: adapters.kv, cursors: new CursorCodec(secret, () => now().getTime()), now };
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
   await indexer.ensureIndexes();
   void warmRuleCalendars(now());
@@ -104,15 +107,19 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
       ],
     },
   });
-  const app = await buildApp({ services, registry, routes, mount: [(instance) => mountGraphql(instance, schema, services)], log: options.log });
+  const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
+  requestLog.start();
+  const app = await buildApp({ services, registry, routes, requestLog, mount: [(instance) => mountGraphql(instance, schema, services)], log: options.log });
   if (options.runIndexer ?? true) indexer.start();
   return {
     app,
     indexer,
     services,
+    requestLog,
     close: async () => {
       shuttingDown = true;
       await app.close();
+      await requestLog.close();
       await indexer.stop();
     },
   };

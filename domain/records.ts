@@ -3,6 +3,7 @@
  * public prefixed ID as `_id`; field names are the public snake_case names, so a stored record
  * becomes an API record by renaming `_id` to `id` and adding `object`.
  */
+import type { MeteredPool, Pool, Tier } from './plans';
 
 export const COLLECTIONS = {
   trademarks: 'trademarks',
@@ -330,8 +331,20 @@ export interface OrganizationDoc {
   plan: PlanName;
   /** Day of month (1..28) on which the monthly quota resets. */
   billing_anchor_day: number;
+  /** Per-organization exceptions to the plan's limits (contracts, tests); absent: the plan as is. */
+  limits_override?: LimitsOverride;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * Replaces single figures of an organization's plan (domain/plans.ts): per-minute limits by pool,
+ * monthly quotas by metered pool (null: unmetered; the daily sub-cap stays 10 %), tier ceilings.
+ */
+export interface LimitsOverride {
+  per_minute?: Partial<Record<Pool, number>>;
+  monthly?: Partial<Record<MeteredPool, number | null>>;
+  tier_ceilings?: Partial<Record<Tier, number>>;
 }
 
 export interface ApiKeyDoc {
@@ -368,4 +381,48 @@ export interface RequestLogDoc {
   error_detail: string | null;
   duration_ms: number;
   occurred_at: string;
+}
+
+export const FEEDBACK_TYPES = ['data_issue', 'bug', 'feature_request', 'other'] as const;
+export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
+/** open → acknowledged → resolved (acknowledging is optional; resolved is final). */
+export const FEEDBACK_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
+
+/** The caller's own earlier request, copied from its request log when the report was filed. */
+export type FeedbackRequestSnapshot = Omit<RequestLogDoc, '_id' | 'organization_id' | 'api_key_id'>;
+
+/** The named catalog record as it stood when the report was filed. */
+export type FeedbackResourceSnapshot =
+  | { found: false; resource_type: string }
+  | {
+      found: true;
+      resource_type: string;
+      office: string | null;
+      jurisdiction: string | null;
+      version: number | null;
+      status_primary: StatusPrimary | null;
+      source_updated_at: string | null;
+      updated_at: string | null;
+    };
+
+export interface FeedbackDoc {
+  _id: string; // fbk_...
+  organization_id: string;
+  api_key_id: string | null;
+  type: FeedbackType;
+  status: FeedbackStatus;
+  message: string;
+  resource_id: string | null;
+  /** The submitted request_id (named apart from the request_id of the call that reads it). */
+  request_ref: string | null;
+  field: string | null;
+  expected_value: string | null;
+  /** `request` present only when a request_id was submitted, `resource` only with a resource_id. */
+  context: { request?: FeedbackRequestSnapshot | null; resource?: FeedbackResourceSnapshot };
+  resolution_note: string | null;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
 }

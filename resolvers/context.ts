@@ -2,13 +2,15 @@
  * What every resolver receives: the caller (organization and scopes), the request's DataLoaders,
  * and the long-lived services the composition root wired together.
  */
-import type { DocumentStore, SearchIndex } from '../datasources/ports';
+import type { DocumentStore, KeyValue, SearchIndex } from '../datasources/ports';
 import type { CursorCodec } from './cursors';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface Services {
   store: DocumentStore;
   search: SearchIndex;
+  /** Limits, quotas and idempotency records (usage resolvers read the quota counters). */
+  kv: KeyValue;
   cursors: CursorCodec;
   /** Injected clock, so tests can pin "today" (opposition windows, cursor ages). */
   now: () => Date;

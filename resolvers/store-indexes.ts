@@ -10,4 +10,5 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.trademarkChanges, paths: ['trademark_id', 'version'] },
   { collection: COLLECTIONS.trademarkSources, paths: ['trademark_id', 'observed_at'] },
   { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id'] },
+  { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },
 ];

@@ -3,23 +3,30 @@
  * lifecycle, in this order:
  *
  *   1. request id + CORS          (onRequest hook)
- *   2. authenticate               (rest/auth.ts; skipped for public routes)
+ *   2. authenticate               (rest/auth.ts; skipped for public routes, which also skip 3 to 5)
  *   3. authorize scope            (route.scope)
- *   4. parse path, query, body    (rest/params.ts, the spec's conventions)
- *   5. execute                    (the route's persisted operation, or its custom handler)
- *   6. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route)
- *   7. public cache               (routes with publicCache: Cache-Control, ETag, 304)
+ *   4. idempotency                (rest/idempotency.ts: key syntax, required keys, claim or replay)
+ *   5. parse path, query, body    (rest/params.ts, the spec's conventions)
+ *   6. execute                    (the route's persisted operation, or its custom handler)
+ *   7. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route); a claimed
+ *                                 idempotency key stores a 2xx response, releases anything else
+ *   8. public cache               (routes with publicCache: Cache-Control, ETag, 304)
+ *   9. meter                      (rest/metering.ts, onResponse hook: the request-log row, after
+ *                                 the response is sent)
  *
  * Errors at any stage become the spec's error envelope (domain/errors.ts); anything unexpected is
  * logged and answered with 500 internal_error, never with a stack trace.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DependencyUnavailableError } from '../datasources/ports';
 import { ApiError, errorBody } from '../domain/errors';
 import { createRequestContext, type Services } from '../resolvers/context';
 import type { OperationRegistry } from '../resolvers/engine';
 import { authenticate, requireScope } from './auth';
 import { buildEnvelope } from './envelope';
+import { IdempotencyStage, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
+import { requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import type { RouteDef, RouteInput } from './route';
 import { compileRouteSerializer, serializeError } from './serialize';
@@ -30,14 +37,21 @@ export interface AppOptions {
   routes: readonly RouteDef[];
   /** Extra Fastify plugins mounted beside the route table (the /graphql endpoint). */
   mount?: Array<(app: FastifyInstance) => void>;
+  /** Receives one row per business request (stage 9); none: requests are not logged. */
+  requestLog?: RequestLogWriter;
   log?: (message: string, error?: unknown) => void;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     requestId: string;
+    /** Set once the caller is known; what the request log records. */
+    exchange: Exchange | null;
   }
 }
+
+/** Seconds a client should wait when a dependency is down. */
+const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 export const newRequestId = (): string => `req_${randomBytes(12).toString('hex')}`;
 
@@ -98,7 +112,13 @@ function sendSuccess(route: RouteDef, request: FastifyRequest, reply: FastifyRep
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+/** Replays a stored idempotent response (its original body and request_id). */
+function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
+  return reply.status(stored.status).headers(stored.headers).header('idempotent-replayed', 'true').send(stored.body);
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  if (request.exchange) request.exchange.error = { type: error.type, detail: error.detail };
   if (error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
   return reply
     .status(error.status)
@@ -123,14 +143,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('requestId', '');
+  app.decorateRequest('exchange', null);
   app.addHook('onRequest', async (request, reply) => {
     request.requestId = newRequestId();
+    request.exchange = null;
     reply.headers(CORS_HEADERS);
     reply.header('request-id', request.requestId);
   });
 
+  const requestLog = options.requestLog;
+  if (requestLog) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.exchange) requestLog.record(requestLogRow(request.exchange, reply.statusCode, reply.elapsedTime));
+    });
+  }
+  const idempotency = new IdempotencyStage(services.kv);
+
   const toApiError = (error: unknown): ApiError => {
     if (error instanceof ApiError) return error;
+    if (error instanceof DependencyUnavailableError) {
+      return new ApiError('service_unavailable', `the ${error.dependency} is unavailable`, {}, DEPENDENCY_RETRY_AFTER_SECONDS);
+    }
     const code = (error as { code?: string }).code;
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' });
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('validation_error', 'body: must be at most 1 MiB', { parameter: 'body' });
@@ -145,23 +178,47 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       method: route.method,
       url: route.path,
       handler: async (request, reply) => {
+        let claim: IdempotencyClaim | null = null;
+        /** Stage 7's bookkeeping: a claimed key keeps what was sent (2xx) or is released. */
+        const respond = async (status: number, body: string): Promise<FastifyReply> => {
+          if (claim !== null) {
+            const held = claim;
+            claim = null;
+            await idempotency.finish(held, storedResponse(status, body, { 'content-type': 'application/json; charset=utf-8' })).catch((error: unknown) => log('idempotency: could not store the response', error));
+          }
+          return sendSuccess(route, request, reply, status, body);
+        };
         try {
           const now = services.now();
           let context = null;
           if (route.scope !== 'public') {
             const { caller } = await authenticate(services.store, request.headers.authorization, now);
+            request.exchange = {
+              requestId: request.requestId,
+              organizationId: caller.organizationId,
+              apiKeyId: caller.apiKeyId,
+              routePath: route.path,
+              method: route.method,
+              // The wall clock, not services.now(): tests pin the latter to fix "today".
+              startedAt: new Date(),
+              error: null,
+            };
             requireScope(caller, route.scope);
             context = createRequestContext(services, caller);
+            const begun = await idempotency.begin(route, caller.organizationId, request.headers['idempotency-key'], request.body);
+            if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
+            claim = begun?.claim ?? null;
           }
           const input = parseInput(route, request);
           if (route.kind === 'custom') {
             const result = await route.handle(input);
-            return sendSuccess(route, request, reply, result.status, serialize(buildEnvelope(route, result.body, request.requestId)));
+            return await respond(result.status, serialize(buildEnvelope(route, result.body, request.requestId)));
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);
           const data = await registry.run(route.operation, route.variables(input), context);
-          return sendSuccess(route, request, reply, route.successStatus, serialize(buildEnvelope(route, data, request.requestId)));
+          return await respond(route.successStatus, serialize(buildEnvelope(route, data, request.requestId)));
         } catch (error) {
+          if (claim !== null) await idempotency.release(claim).catch((releaseError: unknown) => log('idempotency: could not release a key', releaseError));
           return sendError(reply, request, toApiError(error));
         }
       },

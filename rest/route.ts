@@ -3,13 +3,12 @@
  * parameter validation, scopes, limits, idempotency, envelopes, serialization, the OpenAPI
  * document and MCP tool descriptions are all derived from these entries.
  */
+import type { Feature, Pool, Tier } from '../domain/plans';
 import type { ParamSpec, ParsedParams } from './params';
 import type { JsonSchema } from './schemas/json-schema';
 
-/** Monthly quota pools (spec: Limits). */
-export type Pool = 'search' | 'read' | 'check' | 'monitoring' | 'reference' | 'utility';
-/** Transport-tier ceilings (spec: Per-minute windows). */
-export type Tier = 'reads' | 'search' | 'writes' | 'mcp';
+/** Monthly quota pools and transport-tier ceilings (spec: Limits); defined with the plans. */
+export type { Pool, Tier } from '../domain/plans';
 
 export type Envelope =
   /** The resource at top level plus request_id. */
@@ -50,7 +49,14 @@ interface RouteBase {
   publicCache?: { maxAgeSeconds: number };
   /** Cached reference routes omit RateLimit-* headers (spec: Headers). */
   cachedReference?: boolean;
+  /**
+   * `required`: PATCH, DELETE and non-exempt POST: `Idempotency-Key` must be sent, and a replay
+   * returns the first 2xx response (rest/idempotency.ts). `exempt`: read-shaped POSTs; the header is
+   * accepted (its syntax checked) but not needed. `none`: GET.
+   */
   idempotency: 'required' | 'exempt' | 'none';
+  /** A plan feature the route belongs to; plans without it answer 403 plan_upgrade_required. */
+  feature?: Feature;
   pathParams: readonly ParamSpec[];
   query: readonly ParamSpec[];
   /** Fields of a JSON body, checked with the same conventions as query parameters. */

@@ -1,0 +1,145 @@
+/**
+ * The idempotency stage (spec: Idempotency), after limits and before parsing:
+ *
+ * - `Idempotency-Key` is 1 to 255 characters of A-Za-z0-9_-; a malformed key is 400 on every
+ *   authenticated route, exempt or not; a missing key is 400 where the route requires one
+ *   (`route.idempotency === 'required'`: PATCH, DELETE, non-exempt POST).
+ * - Keys are scoped to the organization. The first request claims the key (KeyValue
+ *   beginIdempotent, atomic on every adapter); the request's fingerprint is method + route path
+ *   template + canonical JSON body, so the same key on another route or with another body is a
+ *   different request.
+ * - A replay with the same fingerprint gets the first response back: status, body (with its
+ *   original request_id) and the headers that belong to the result (Content-Type, Location), plus
+ *   `Idempotent-Replayed: true`. The exchange's own headers (Request-Id, RateLimit-*, X-Quota-*)
+ *   describe the replay request itself.
+ * - Same key, other fingerprint → 409 conflict; same key while the first request still runs →
+ *   409 idempotency_processing (retryable).
+ * - Only 2xx responses are stored, for 24 hours; anything else releases the key so a retry runs.
+ */
+import { createHash } from 'node:crypto';
+import type { IdempotencyBegin, KeyValue } from '../datasources/ports';
+import { ApiError, invalid } from '../domain/errors';
+import type { RouteDef } from './route';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
+/** Completed responses are replayed for 24 hours (spec: Other constants). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a claim stays "in flight". Longer than any request runs; if the process holding it dies,
+ * the key becomes usable again after this.
+ */
+export const IN_FLIGHT_TTL_MS = 60_000;
+/** Response headers that are part of the stored result (the rest describe the exchange). */
+const REPLAYED_HEADERS = ['content-type', 'location'] as const;
+
+/** Reads and checks the header; null when absent. Malformed → 400 on any route. */
+export function readIdempotencyKey(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw invalid(IDEMPOTENCY_HEADER, 'must be 1 to 255 characters of A-Z, a-z, 0-9, _ and - (header Idempotency-Key)');
+  }
+  return value;
+}
+
+/** The key a route may use: a required key must be present. Null: no idempotency for this request. */
+export function idempotencyKeyFor(route: Pick<RouteDef, 'idempotency' | 'method'>, header: string | string[] | undefined): string | null {
+  const key = readIdempotencyKey(header);
+  if (route.idempotency !== 'required') return null;
+  if (key === null) {
+    throw invalid(IDEMPOTENCY_HEADER, `header is required on ${route.method} requests to this endpoint; send a unique key per operation (1 to 255 characters of A-Za-z0-9_-)`);
+  }
+  return key;
+}
+
+/** JSON with object keys sorted at every level, so `{a,b}` and `{b,a}` fingerprint alike; nulls kept. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, member]) => `${JSON.stringify(k)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestFingerprint(method: string, routePath: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${routePath}\n${canonicalJson(body)}`).digest('base64url');
+}
+
+/** Organization scope: two organizations may use the same key independently. */
+export function idempotencyStorageKey(organizationId: string, key: string): string {
+  return `idem:${organizationId}:${key}`;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export type IdempotencyOutcome = { kind: 'run' } | { kind: 'replay'; response: StoredResponse };
+
+/** What a claim attempt means for this request; throws the 409s. */
+export function interpretBegin(begin: IdempotencyBegin, fingerprint: string): IdempotencyOutcome {
+  if (begin.state === 'started') return { kind: 'run' };
+  if (begin.fingerprint !== fingerprint) {
+    throw new ApiError('conflict', `${IDEMPOTENCY_HEADER} was already used for a different request (another body, method or endpoint); use a new key`);
+  }
+  if (begin.state === 'in_flight') {
+    throw new ApiError('idempotency_processing', `the first request with this ${IDEMPOTENCY_HEADER} is still running; retry shortly`, {}, 1);
+  }
+  return { kind: 'replay', response: JSON.parse(begin.response) as StoredResponse };
+}
+
+export function storedResponse(status: number, body: string, headers: Record<string, unknown>): StoredResponse {
+  const kept: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = headers[name];
+    if (typeof value === 'string') kept[name] = value;
+  }
+  return { status, body, headers: kept };
+}
+
+/** One request's hold on a key, from the claim to storing (2xx) or releasing (anything else). */
+export interface IdempotencyClaim {
+  storageKey: string;
+  fingerprint: string;
+}
+
+export class IdempotencyStage {
+  constructor(private readonly kv: KeyValue) {}
+
+  /**
+   * Claims the request's key. Returns null when the route takes no key (or none was sent on an
+   * exempt route), a claim to finish later, or the stored response to replay.
+   */
+  async begin(
+    route: RouteDef,
+    organizationId: string,
+    header: string | string[] | undefined,
+    body: unknown,
+  ): Promise<{ claim: IdempotencyClaim } | { replay: StoredResponse } | null> {
+    const key = idempotencyKeyFor(route, header);
+    if (key === null) return null;
+    const claim: IdempotencyClaim = { storageKey: idempotencyStorageKey(organizationId, key), fingerprint: requestFingerprint(route.method, route.path, body) };
+    const outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
+    return outcome.kind === 'run' ? { claim } : { replay: outcome.response };
+  }
+
+  /** Stores a 2xx response for replay; releases the key for anything else. */
+  async finish(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+    if (response.status >= 200 && response.status < 300) {
+      await this.kv.completeIdempotent(claim.storageKey, claim.fingerprint, JSON.stringify(response), IDEMPOTENCY_TTL_MS);
+    } else {
+      await this.kv.abandonIdempotent(claim.storageKey);
+    }
+  }
+
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.kv.abandonIdempotent(claim.storageKey);
+  }
+}

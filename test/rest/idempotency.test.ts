@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
+import { createRedisKeyValue } from '../../datasources/redis/key-value';
+import type { KeyValue } from '../../datasources/ports';
+import { ApiError } from '../../domain/errors';
+import {
+  canonicalJson,
+  idempotencyKeyFor,
+  interpretBegin,
+  readIdempotencyKey,
+  requestFingerprint,
+  storedResponse,
+} from '../../rest/idempotency';
+import type { ParamSpec } from '../../rest/params';
+import { startRedisServer, type TestRedisServer } from '../support/redis-server';
+import { startStageApp, testRoute, type StageApp } from './stage-app';
+
+function apiErrorOf(run: () => unknown): ApiError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('idempotency: pure rules', () => {
+  it('accepts keys of 1 to 255 characters of A-Za-z0-9_- and nothing else', () => {
+    expect(readIdempotencyKey(undefined)).to.equal(null);
+    expect(readIdempotencyKey('a')).to.equal('a');
+    expect(readIdempotencyKey('Ab9_-'.repeat(51))).to.have.length(255);
+    for (const bad of ['', 'a'.repeat(256), 'has space', 'dot.ted', 'ünï', 'a/b', 'a=b']) {
+      const error = apiErrorOf(() => readIdempotencyKey(bad));
+      expect(error.type, bad).to.equal('validation_error');
+      expect(error.extras.parameter).to.equal('Idempotency-Key');
+    }
+  });
+
+  it('requires a key on required routes only, and checks its syntax on exempt routes too', () => {
+    expect(apiErrorOf(() => idempotencyKeyFor({ idempotency: 'required', method: 'POST' }, undefined)).detail).to.contain('Idempotency-Key');
+    expect(idempotencyKeyFor({ idempotency: 'exempt', method: 'POST' }, undefined)).to.equal(null);
+    expect(idempotencyKeyFor({ idempotency: 'exempt', method: 'POST' }, 'k1')).to.equal(null);
+    expect(apiErrorOf(() => idempotencyKeyFor({ idempotency: 'exempt', method: 'POST' }, 'bad key')).type).to.equal('validation_error');
+    expect(idempotencyKeyFor({ idempotency: 'required', method: 'DELETE' }, 'k1')).to.equal('k1');
+  });
+
+  it('canonical JSON ignores key order but keeps nulls and array order', () => {
+    expect(canonicalJson({ b: 1, a: { d: null, c: [2, 1] } })).to.equal('{"a":{"c":[2,1],"d":null},"b":1}');
+    expect(canonicalJson({ a: 1, b: 2 })).to.equal(canonicalJson({ b: 2, a: 1 }));
+    expect(canonicalJson({ a: null })).not.to.equal(canonicalJson({}));
+    expect(canonicalJson(undefined)).to.equal('null');
+  });
+
+  it('fingerprints method, route template and body', () => {
+    const base = requestFingerprint('POST', '/v1/x', { a: 1 });
+    expect(requestFingerprint('POST', '/v1/x', { a: 1 })).to.equal(base);
+    expect(requestFingerprint('PATCH', '/v1/x', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint('POST', '/v1/y', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint('POST', '/v1/x', { a: 2 })).not.to.equal(base);
+  });
+
+  it('maps a claim attempt to run, replay, conflict or processing', () => {
+    const stored = JSON.stringify(storedResponse(201, '{"id":"x"}', { 'content-type': 'application/json', 'request-id': 'req_1' }));
+    expect(interpretBegin({ state: 'started' }, 'f')).to.deep.equal({ kind: 'run' });
+    expect(interpretBegin({ state: 'completed', fingerprint: 'f', response: stored }, 'f')).to.deep.equal({
+      kind: 'replay',
+      response: { status: 201, body: '{"id":"x"}', headers: { 'content-type': 'application/json' } },
+    });
+    expect(apiErrorOf(() => interpretBegin({ state: 'completed', fingerprint: 'g', response: stored }, 'f')).type).to.equal('conflict');
+    expect(apiErrorOf(() => interpretBegin({ state: 'in_flight', fingerprint: 'g' }, 'f')).type).to.equal('conflict');
+    const processing = apiErrorOf(() => interpretBegin({ state: 'in_flight', fingerprint: 'f' }, 'f'));
+    expect(processing.type).to.equal('idempotency_processing');
+    expect(processing.retryable).to.equal(true);
+  });
+});
+
+interface Envelope {
+  id?: string;
+  request_id: string;
+  error?: { type: string; detail: string; retryable: boolean; parameter?: string };
+}
+
+/** Runs the HTTP suite over one KeyValue adapter. */
+function describeOverHttp(label: string, openKv: () => Promise<KeyValue | null>): void {
+  describe(`idempotency over HTTP (${label})`, function () {
+    let stage: StageApp;
+    let kv: KeyValue;
+    let executions = 0;
+    let release: () => void = () => undefined;
+    let gate: Promise<void> = Promise.resolve();
+
+    before(async function () {
+      const opened = await openKv();
+      if (opened === null) return this.skip();
+      kv = opened;
+      const thingFields: ParamSpec[] = [
+        { name: 'name', kind: { type: 'string', maxLength: 50 }, description: 'name' },
+        { name: 'tags', kind: { type: 'string', maxLength: 50 }, array: true, description: 'tags' },
+      ];
+      const create = testRoute({ id: 'createThing', method: 'POST', path: '/v1/things', idempotency: 'required', successStatus: 201, body: thingFields }, async () => {
+        executions += 1;
+        await gate;
+        return { id: `thing_${executions}`, object: 'thing' };
+      });
+      const failing = testRoute({ id: 'failThing', method: 'DELETE', path: '/v1/things/fail', idempotency: 'required' }, async () => {
+        executions += 1;
+        throw new ApiError('not_found', 'thing does not exist');
+      });
+      const search = testRoute({ id: 'searchThings', method: 'POST', path: '/v1/things/search', idempotency: 'exempt', body: [] });
+      const list = testRoute({ id: 'listThings', method: 'GET', path: '/v1/things' });
+      stage = await startStageApp({ kv, routes: [create, failing, search, list] });
+    });
+
+    after(async () => {
+      await stage?.close();
+      await kv?.close();
+    });
+
+    beforeEach(() => {
+      executions = 0;
+      gate = Promise.resolve();
+    });
+
+    const post = (key: string | null, body: unknown = {}, apiKey?: string) =>
+      stage.send('POST', '/v1/things', { body, key: apiKey, headers: key === null ? {} : { 'idempotency-key': key } });
+
+    it('400 validation_error naming Idempotency-Key when a required key is missing', async () => {
+      const response = await post(null);
+      const body = (await response.json()) as Envelope;
+      expect(response.status).to.equal(400);
+      expect(body.error?.type).to.equal('validation_error');
+      expect(body.error?.detail).to.contain('Idempotency-Key');
+      expect(executions).to.equal(0);
+    });
+
+    it('400 for a malformed key, even on an exempt POST and on a GET', async () => {
+      expect((await stage.send('POST', '/v1/things/search', { body: {}, headers: { 'idempotency-key': 'not valid!' } })).status).to.equal(400);
+      expect((await stage.send('POST', '/v1/things/search', { body: {} })).status).to.equal(200);
+      expect((await stage.send('POST', '/v1/things/search', { body: {}, headers: { 'idempotency-key': 'fine' } })).status).to.equal(200);
+      expect((await stage.send('GET', '/v1/things', { headers: { 'idempotency-key': 'x'.repeat(256) } })).status).to.equal(400);
+    });
+
+    it('replays the first response with Idempotent-Replayed: true and the original request_id', async () => {
+      const first = await post('replay-1', { name: 'a', tags: ['x'] });
+      const firstBody = (await first.json()) as Envelope;
+      expect(first.status).to.equal(201);
+      expect(first.headers.get('idempotent-replayed')).to.equal(null);
+      const second = await post('replay-1', { tags: ['x'], name: 'a' });
+      const secondBody = (await second.json()) as Envelope;
+      expect(second.status).to.equal(201);
+      expect(second.headers.get('idempotent-replayed')).to.equal('true');
+      expect(second.headers.get('content-type')).to.contain('application/json');
+      expect(secondBody).to.deep.equal(firstBody);
+      expect(secondBody.request_id).to.equal(firstBody.request_id);
+      expect(executions).to.equal(1);
+    });
+
+    it('409 conflict for the same key with a different body', async () => {
+      expect((await post('conflict-1', { name: 'a' })).status).to.equal(201);
+      const response = await post('conflict-1', { name: 'b' });
+      const body = (await response.json()) as Envelope;
+      expect(response.status).to.equal(409);
+      expect(body.error?.type).to.equal('conflict');
+      expect(body.error?.retryable).to.equal(false);
+      expect(executions).to.equal(1);
+    });
+
+    it('scopes keys to the organization', async () => {
+      expect((await post('shared-key', { name: 'a' })).status).to.equal(201);
+      const other = await post('shared-key', { name: 'b' }, stage.otherKey);
+      expect(other.status).to.equal(201);
+      expect(other.headers.get('idempotent-replayed')).to.equal(null);
+      expect(executions).to.equal(2);
+    });
+
+    it('does not cache non-2xx outcomes: a retry runs again', async () => {
+      const send = () => stage.send('DELETE', '/v1/things/fail', { headers: { 'idempotency-key': 'fail-1' } });
+      expect((await send()).status).to.equal(404);
+      const again = await send();
+      expect(again.status).to.equal(404);
+      expect(again.headers.get('idempotent-replayed')).to.equal(null);
+      expect(executions).to.equal(2);
+    });
+
+    it('runs the operation exactly once when the same key arrives concurrently; the others see idempotency_processing', async () => {
+      gate = new Promise((resolve) => (release = resolve));
+      const first = post('concurrent-1', { name: 'c' });
+      // Let the first request claim the key before the others arrive.
+      while (executions === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      const racers = await Promise.all(Array.from({ length: 8 }, () => post('concurrent-1', { name: 'c' })));
+      for (const response of racers) {
+        const body = (await response.json()) as Envelope;
+        expect(response.status).to.equal(409);
+        expect(body.error?.type).to.equal('idempotency_processing');
+        expect(body.error?.retryable).to.equal(true);
+      }
+      release();
+      expect((await first).status).to.equal(201);
+      expect((await post('concurrent-1', { name: 'c' })).headers.get('idempotent-replayed')).to.equal('true');
+      expect(executions).to.equal(1);
+    });
+
+    it('executes once among simultaneous first arrivals', async () => {
+      const responses = await Promise.all(Array.from({ length: 12 }, () => post('simultaneous-1', { name: 'd' })));
+      const statuses = responses.map((r) => r.status);
+      expect(executions).to.equal(1);
+      expect(statuses.filter((s) => s === 201).length).to.be.at.least(1);
+      expect(statuses.every((s) => s === 201 || s === 409)).to.equal(true);
+    });
+  });
+}
+
+describeOverHttp('embedded', async () => createEmbeddedKeyValue({ path: ':memory:' }));
+
+let redisServer: TestRedisServer | null = null;
+describeOverHttp('redis', async () => {
+  redisServer = await startRedisServer();
+  return redisServer === null ? null : createRedisKeyValue({ url: redisServer.url, keyPrefix: `idem-test:${process.pid}:` });
+});
+after(async () => {
+  await redisServer?.stop();
+});
