@@ -6,7 +6,7 @@ import type { DocumentStore } from '../datasources/ports';
 import { ApiError } from '../domain/errors';
 import type { OrganizationDoc } from '../domain/records';
 import { effectiveScopes } from '../domain/scopes';
-import { API_KEY_PATTERN, findApiKeyBySecret, unusableReason } from '../resolvers/accounts/api-keys';
+import { API_KEY_PATTERN, findApiKeyBySecret, touchLastUsed, unusableReason } from '../resolvers/accounts/api-keys';
 import { findOrganization } from '../resolvers/accounts/organizations';
 import type { Caller } from '../resolvers/context';
 
@@ -29,6 +29,8 @@ export async function authenticate(store: DocumentStore, authorization: string |
   if (reason) throw unauthorized(reason);
   const organization = await findOrganization(store, key.organization_id);
   if (!organization) throw unauthorized('API key belongs to no organization');
+  // Coalesced: a store write at most once a minute per key, not one per request.
+  await touchLastUsed(store, key, now);
   return {
     caller: { organizationId: organization._id, apiKeyId: key._id, scopes: effectiveScopes(key.scopes) },
     organization,

@@ -63,6 +63,29 @@ export async function findApiKeyBySecret(store: DocumentStore, secret: string): 
   return store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) });
 }
 
+export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
+
+/** Derived, never stored: revocation wins over expiry. */
+export function apiKeyStatus(key: ApiKeyDoc, now: Date): ApiKeyStatus {
+  if (key.revoked_at !== null) return 'revoked';
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+/** How stale `last_used_at` may get: it is written at most once per this interval per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Keeps `last_used_at` current without a store write per request: the key record authentication
+ * just read already says when it was last stamped, and only a stamp older than the resolution is
+ * renewed. The write is conditional on the value read, so when several server processes see the
+ * same stale stamp at once, one of them writes.
+ */
+export async function touchLastUsed(store: DocumentStore, key: ApiKeyDoc, now: Date): Promise<void> {
+  if (key.last_used_at !== null && now.getTime() - Date.parse(key.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+  await store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).updateOne({ _id: key._id, last_used_at: key.last_used_at }, { $set: { last_used_at: now.toISOString() } });
+}
+
 /** Why a stored key cannot be used now, or null when it can. */
 export function unusableReason(key: ApiKeyDoc, now: Date): string | null {
   if (key.revoked_at !== null) return 'the API key was revoked';
