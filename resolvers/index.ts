@@ -3,9 +3,18 @@
  */
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { apiKeyMutationResolvers, apiKeyQueryResolvers } from './accounts/api-key-management';
+import { attorneyClientFieldResolvers, attorneyFieldResolvers } from './attorneys/fields';
+import { attorneyQueryResolvers } from './attorneys/queries';
 import { deadlineQueryResolvers } from './deadlines/queries';
+import { entityFieldResolvers } from './entities/fields';
+import { entityQueryResolvers } from './entities/queries';
+import { firmFieldResolvers } from './firms/fields';
+import { firmQueryResolvers } from './firms/queries';
+import { ownerFieldResolvers } from './owners/fields';
+import { ownerQueryResolvers } from './owners/queries';
 import { proceedingFieldResolvers } from './proceedings/fields';
 import { proceedingQueryResolvers } from './proceedings/queries';
+import { referenceQueryResolvers } from './reference/queries';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
 
@@ -30,11 +39,21 @@ export const resolvers = {
     ...trademarkQueryResolvers,
     ...deadlineQueryResolvers,
     ...proceedingQueryResolvers,
+    ...referenceQueryResolvers,
     ...apiKeyQueryResolvers,
+    ...ownerQueryResolvers,
+    ...attorneyQueryResolvers,
+    ...firmQueryResolvers,
+    ...entityQueryResolvers,
   },
   Mutation: {
     ...apiKeyMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,
   Proceeding: proceedingFieldResolvers,
+  Owner: ownerFieldResolvers,
+  Attorney: attorneyFieldResolvers,
+  AttorneyClient: attorneyClientFieldResolvers,
+  Firm: firmFieldResolvers,
+  Entity: entityFieldResolvers,
 };

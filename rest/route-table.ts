@@ -7,6 +7,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { deadlineRoutes } from './routes/deadlines';
 import { healthRoutes, type HealthDeps } from './routes/health';
 import { proceedingRoutes } from './routes/proceedings';
+import { referenceRoutes } from './routes/reference';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
 
@@ -16,7 +17,7 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...apiKeyRoutes];
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...apiKeyRoutes];
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));
