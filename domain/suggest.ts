@@ -226,3 +226,23 @@ export function rankClasses(text: string, terms: readonly StandardTerm[], headin
   classes.sort((a, b) => b.score - a.score || a.nice_class - b.nice_class);
   return classes.slice(0, limit);
 }
+
+// -----------------------------------------------------------------------------------------------
+// Related marks
+// -----------------------------------------------------------------------------------------------
+
+/** Edit similarity at or above which two mark texts count as similar. */
+export const SIMILAR_TEXT_THRESHOLD = 0.7;
+
+/**
+ * Whether two mark texts are similar: folded edit similarity of at least 0.7 (SPARKLY ~ SPARKLE),
+ * or every word of the shorter text (3+ letters in all) occurring as a word of the longer one
+ * (SPARK ~ SPARK TECH). Returns the edit similarity either way.
+ */
+export function markTextSimilarity(a: string, b: string): { similar: boolean; similarity: number } {
+  const similarity = round4(editSimilarity(a, b));
+  const [shorter, longer] = [foldText(a), foldText(b)].sort((x, y) => x.length - y.length) as [string, string];
+  const longerWords = new Set(longer.split(' '));
+  const contained = shorter.replace(/ /g, '').length >= 3 && shorter.split(' ').every((word) => longerWords.has(word));
+  return { similar: similarity >= SIMILAR_TEXT_THRESHOLD || contained, similarity };
+}

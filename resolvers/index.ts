@@ -6,6 +6,7 @@ import { apiKeyMutationResolvers, apiKeyQueryResolvers } from './accounts/api-ke
 import { attorneyClientFieldResolvers, attorneyFieldResolvers } from './attorneys/fields';
 import { attorneyQueryResolvers } from './attorneys/queries';
 import { deadlineQueryResolvers } from './deadlines/queries';
+import { feedbackMutationResolvers, feedbackQueryResolvers } from './feedback/reports';
 import { entityFieldResolvers } from './entities/fields';
 import { entityQueryResolvers } from './entities/queries';
 import { firmFieldResolvers } from './firms/fields';
@@ -17,6 +18,7 @@ import { proceedingQueryResolvers } from './proceedings/queries';
 import { referenceQueryResolvers } from './reference/queries';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
+import { trademarkSatelliteResolvers } from './trademarks/satellites';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -40,7 +42,9 @@ export const resolvers = {
     ...deadlineQueryResolvers,
     ...proceedingQueryResolvers,
     ...referenceQueryResolvers,
+    ...trademarkSatelliteResolvers,
     ...apiKeyQueryResolvers,
+    ...feedbackQueryResolvers,
     ...ownerQueryResolvers,
     ...attorneyQueryResolvers,
     ...firmQueryResolvers,
@@ -48,6 +52,7 @@ export const resolvers = {
   },
   Mutation: {
     ...apiKeyMutationResolvers,
+    ...feedbackMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,
   Proceeding: proceedingFieldResolvers,

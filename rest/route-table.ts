@@ -4,10 +4,16 @@
 import type { CustomRoute, RouteDef } from './route';
 import { buildOpenApi } from './openapi';
 import { apiKeyRoutes } from './routes/api-keys';
+import { feedbackRoutes } from './routes/feedback';
+import { attorneyRoutes } from './routes/attorneys';
 import { deadlineRoutes } from './routes/deadlines';
+import { entityRoutes } from './routes/entities';
+import { firmRoutes } from './routes/firms';
 import { healthRoutes, type HealthDeps } from './routes/health';
+import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
 import { referenceRoutes } from './routes/reference';
+import { trademarkSatelliteRoutes } from './routes/trademark-satellites';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
 
@@ -17,7 +23,8 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...apiKeyRoutes];
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...apiKeyRoutes, ...feedbackRoutes];
+  routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));

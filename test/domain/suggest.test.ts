@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { editSimilarity, foldText, goodsWords, levenshtein, rankClasses, rankCompletions, rankTerms, stem, trigramsOf, type StandardTerm } from '../../domain/suggest';
+import { editSimilarity, foldText, goodsWords, levenshtein, markTextSimilarity, rankClasses, rankCompletions, rankTerms, stem, trigramsOf, type StandardTerm } from '../../domain/suggest';
 
 // Expected orders and scores below are worked out by hand from the documented formulas.
 
@@ -105,6 +105,19 @@ describe('domain/suggest', () => {
       const ranked = rankClasses('footwear', TERMS, HEADINGS, 10);
       expect(ranked.map((r) => [r.nice_class, r.score])).to.deep.equal([[25, 0.8]]);
       expect(ranked[0]?.matched_terms).to.deep.equal([]);
+    });
+  });
+
+  describe('markTextSimilarity', () => {
+    it('is similar from 0.7 edit similarity or when the shorter text is whole words of the longer', () => {
+      // 1 − 1/7 ≈ 0.8571 (one substitution in seven letters)
+      expect(markTextSimilarity('SPARKLY', 'sparkle')).to.deep.equal({ similar: true, similarity: 0.8571 });
+      // 1 − 5/10 = 0.5, but SPARK is a whole word of SPARK TECH
+      expect(markTextSimilarity('SPARK', 'Spark-Tech')).to.deep.equal({ similar: true, similarity: 0.5 });
+      // three substitutions (r→c, l→e, e→r): 1 − 3/7 ≈ 0.5714, and no shared word
+      expect(markTextSimilarity('SPARKLE', 'SPACKER')).to.deep.equal({ similar: false, similarity: 0.5714 });
+      // two letters are too short to count as a contained word
+      expect(markTextSimilarity('AB', 'AB HOLDINGS').similar).to.equal(false);
     });
   });
 });

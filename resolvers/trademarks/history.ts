@@ -1,0 +1,70 @@
+/**
+ * GET /v1/trademarks/{id}/history: the mark's prosecution events (trademark_events), each with
+ * its event type's category and description (data/event_types.json). Keyset pages on
+ * (event_date, _id), newest first by default.
+ */
+import type { Filter } from '../../datasources/ports';
+import { invalid } from '../../domain/errors';
+import { COLLECTIONS, type TrademarkEventDoc } from '../../domain/records';
+import type { RequestContext } from '../context';
+import { EVENT_TYPES, eventTypeOf } from '../reference-data';
+import { requireTrademark } from './load';
+import { MAX_PAGE_SIZE } from './search';
+
+export const HISTORY_SORTS = ['-event_date', 'event_date'] as const;
+
+export interface HistoryArgs {
+  id: string;
+  event_type?: string | null;
+  category?: string | null;
+  sort?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+function eventRow(event: TrademarkEventDoc) {
+  const type = eventTypeOf(event.event_type);
+  return {
+    object: 'trademark_event',
+    id: event._id,
+    trademark_id: event.trademark_id,
+    event_type: event.event_type,
+    category: type?.category ?? null,
+    event_type_description: type?.description ?? null,
+    description: event.description,
+    event_date: event.event_date,
+    office_code: event.office_code,
+  };
+}
+
+export async function trademarkHistory(args: HistoryArgs, ctx: RequestContext) {
+  const mark = await requireTrademark(args.id, ctx);
+  const sort = args.sort ?? '-event_date';
+  if (!(HISTORY_SORTS as readonly string[]).includes(sort)) throw invalid('sort', `must be one of ${HISTORY_SORTS.join(', ')} (got '${sort}')`);
+  const limit = args.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const descending = sort === '-event_date';
+  const binding = { list: 'trademark_history', id: mark._id, event_type: args.event_type ?? null, category: args.category ?? null, sort };
+  const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
+
+  const clauses: Filter[] = [{ trademark_id: mark._id }];
+  if (args.event_type != null) clauses.push({ event_type: args.event_type });
+  if (args.category != null) clauses.push({ event_type: { $in: EVENT_TYPES.filter((t) => t.category === args.category).map((t) => t.code) } });
+  const [afterDate, afterId] = position?.after ?? [];
+  if (typeof afterDate === 'string' && typeof afterId === 'string') {
+    const beyond = descending ? '$lt' : '$gt';
+    clauses.push({ $or: [{ event_date: { [beyond]: afterDate } }, { event_date: afterDate, _id: { [beyond]: afterId } }] });
+  }
+  const direction = descending ? -1 : 1;
+  const rows = await ctx.services.store
+    .collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents)
+    .find({ $and: clauses }, { sort: { event_date: direction, _id: direction }, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = page[page.length - 1];
+  return {
+    data: page.map(eventRow),
+    has_more: hasMore,
+    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.event_date, last._id] }) : null },
+  };
+}
