@@ -21,6 +21,7 @@
  * - a pool whose monthly quota is 0 is "not allowed on the plan": its routes answer 403
  *   plan_upgrade_required (the usage response reports `limit: 0`).
  */
+import type { CounterCheck, WindowCheck } from '../datasources/ports';
 import type { LimitsOverride, OrganizationDoc, PlanName } from './records';
 
 /** Monthly quota pools (spec: Limits). */
@@ -158,4 +159,32 @@ export function nextUtcMidnight(now: Date): Date {
 /** The UTC day of `now` as YYYY-MM-DD (names the daily counter). */
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// KeyValue entries behind the limits, shared by the REST limits stage and the usage resolvers.
+// Every key is per organization: all keys of an organization share one window and one quota.
+// ---------------------------------------------------------------------------------------------
+
+/** The two sliding windows of a request: the plan's limit for the pool, then the tier ceiling. */
+export function windowChecks(organizationId: string, pool: Pool, tier: Tier, plan: EffectivePlan): WindowCheck[] {
+  return [
+    { key: `rl:${organizationId}:pool:${pool}`, limit: plan.perMinute[pool], windowMs: WINDOW_MS },
+    { key: `rl:${organizationId}:tier:${tier}`, limit: plan.tierCeilings[tier], windowMs: WINDOW_MS },
+  ];
+}
+
+/**
+ * The quota counters of a metered pool: monthly (named by its period's start, resetting at the
+ * next anchor day) then daily (named by the UTC day, resetting at UTC midnight). Empty when the
+ * pool is unmetered for this organization. With overage the monthly counter only counts.
+ */
+export function quotaChecks(organizationId: string, pool: MeteredPool, plan: EffectivePlan, anchorDay: number, now: Date): CounterCheck[] {
+  const { monthly, overage } = plan.quotas[pool];
+  if (monthly === null) return [];
+  const period = billingPeriod(anchorDay, now);
+  return [
+    { key: `quota:${organizationId}:${pool}:m:${utcDay(period.start)}`, limit: overage ? null : monthly, resetsAt: period.end.getTime() },
+    { key: `quota:${organizationId}:${pool}:d:${utcDay(now)}`, limit: dailyCap(monthly), resetsAt: nextUtcMidnight(now).getTime() },
+  ];
 }

@@ -5,14 +5,18 @@
  *   1. request id + CORS          (onRequest hook)
  *   2. authenticate               (rest/auth.ts; skipped for public routes, which also skip 3 to 5)
  *   3. authorize scope            (route.scope)
- *   4. idempotency                (rest/idempotency.ts: key syntax, required keys, claim or replay)
- *   5. parse path, query, body    (rest/params.ts, the spec's conventions)
- *   6. execute                    (the route's persisted operation, or its custom handler)
- *   7. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route); a claimed
+ *   4. limits                     (rest/limits.ts: plan features, the plan and tier windows, the
+ *                                 monthly and daily quotas; RateLimit-* and X-Quota-* headers)
+ *   5. idempotency                (rest/idempotency.ts: key syntax, required keys, claim or replay)
+ *   6. parse path, query, body    (rest/params.ts, the spec's conventions)
+ *   7. execute                    (the route's persisted operation, or its custom handler)
+ *   8. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route); a claimed
  *                                 idempotency key stores a 2xx response, releases anything else
- *   8. public cache               (routes with publicCache: Cache-Control, ETag, 304)
- *   9. meter                      (rest/metering.ts, onResponse hook: the request-log row, after
+ *   9. public cache               (routes with publicCache: Cache-Control, ETag, 304)
+ *  10. meter                      (rest/metering.ts, onResponse hook: the request-log row, after
  *                                 the response is sent)
+ *
+ * Unmatched paths (404) and public routes (health, OpenAPI) spend no limit and are not logged.
  *
  * Errors at any stage become the spec's error envelope (domain/errors.ts); anything unexpected is
  * logged and answered with 500 internal_error, never with a stack trace.
@@ -25,6 +29,7 @@ import { createRequestContext, type Services } from '../resolvers/context';
 import type { OperationRegistry } from '../resolvers/engine';
 import { authenticate, requireScope } from './auth';
 import { buildEnvelope } from './envelope';
+import { Limiter } from './limits';
 import { IdempotencyStage, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
@@ -157,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (request.exchange) requestLog.record(requestLogRow(request.exchange, reply.statusCode, reply.elapsedTime));
     });
   }
+  const limiter = new Limiter(services.kv);
   const idempotency = new IdempotencyStage(services.kv);
 
   const toApiError = (error: unknown): ApiError => {
@@ -179,7 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       url: route.path,
       handler: async (request, reply) => {
         let claim: IdempotencyClaim | null = null;
-        /** Stage 7's bookkeeping: a claimed key keeps what was sent (2xx) or is released. */
+        /** Stage 8's bookkeeping: a claimed key keeps what was sent (2xx) or is released. */
         const respond = async (status: number, body: string): Promise<FastifyReply> => {
           if (claim !== null) {
             const held = claim;
@@ -192,7 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           const now = services.now();
           let context = null;
           if (route.scope !== 'public') {
-            const { caller } = await authenticate(services.store, request.headers.authorization, now);
+            const { caller, organization } = await authenticate(services.store, request.headers.authorization, now);
             request.exchange = {
               requestId: request.requestId,
               organizationId: caller.organizationId,
@@ -205,6 +211,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             };
             requireScope(caller, route.scope);
             context = createRequestContext(services, caller);
+            const limits = await limiter.admit(route, organization);
+            reply.headers(limits.headers);
+            if (limits.refusal) throw limits.refusal;
             const begun = await idempotency.begin(route, caller.organizationId, request.headers['idempotency-key'], request.body);
             if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
             claim = begun?.claim ?? null;
@@ -216,7 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);
           const data = await registry.run(route.operation, route.variables(input), context);
-          return await respond(route.successStatus, serialize(buildEnvelope(route, data, request.requestId)));
+          return await respond(route.successStatus, serialize(buildEnvelope(route, data, request.requestId, input)));
         } catch (error) {
           if (claim !== null) await idempotency.release(claim).catch((releaseError: unknown) => log('idempotency: could not release a key', releaseError));
           return sendError(reply, request, toApiError(error));

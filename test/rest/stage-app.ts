@@ -29,6 +29,8 @@ export interface StageApp {
   kv: KeyValue;
   requestLog: RequestLogWriter;
   organizationId: string;
+  /** The second organization: same plan and anchor day, no limits override. */
+  otherOrganizationId: string;
   /** Every customer scope. */
   key: string;
   /** A second organization's key. */
@@ -72,7 +74,7 @@ export async function startStageApp(options: {
   const search = createEmbeddedSearchIndex({ path: ':memory:' });
   const org = await createOrganization(store, { name: 'Stage org', plan: options.plan, billingAnchorDay: options.billingAnchorDay });
   if (options.limitsOverride) await store.collection('organizations').updateOne({ _id: org._id }, { $set: { limits_override: options.limitsOverride } });
-  const other = await createOrganization(store, { name: 'Other stage org', plan: options.plan });
+  const other = await createOrganization(store, { name: 'Other stage org', plan: options.plan, billingAnchorDay: options.billingAnchorDay });
   const key = (await createApiKey(store, { organizationId: org._id, name: 'stage', scopes: [...CUSTOMER_SCOPES] })).secret;
   const otherKey = (await createApiKey(store, { organizationId: other._id, name: 'other', scopes: [...CUSTOMER_SCOPES] })).secret;
   registry ??= new OperationRegistry(buildSchema());
@@ -88,6 +90,7 @@ export async function startStageApp(options: {
     kv: options.kv,
     requestLog,
     organizationId: org._id,
+    otherOrganizationId: other._id,
     key,
     otherKey,
     send: (method, path, { body, key: sentKey, headers } = {}) =>

@@ -11,7 +11,8 @@ import { closeAdapters, createServer, type Adapters, type Server } from '../../b
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
-import type { DocumentStore } from '../../datasources/ports';
+import type { DocumentStore, KeyValue } from '../../datasources/ports';
+import { COLLECTIONS, type LimitsOverride, type PlanName } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
@@ -35,6 +36,8 @@ export interface Keys {
 export interface TestApp {
   baseUrl: string;
   keys: Keys;
+  /** The organization of keys.full, billingOnly and legacy. */
+  organizationId: string;
   adapters: Adapters;
   server: Server;
   indexer: SearchIndexer;
@@ -69,6 +72,10 @@ function countingStore(store: DocumentStore, calls: Map<string, number>): Docume
 export interface TestAppOptions {
   marks?: number;
   now?: () => Date;
+  /** The KeyValue adapter (default: embedded in the temporary directory); closed with the app. */
+  kv?: KeyValue;
+  /** Plan and limit overrides of the test organization (the one of keys.full). */
+  organization?: { plan?: PlanName; limitsOverride?: LimitsOverride; billingAnchorDay?: number };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -79,14 +86,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adapters: Adapters = {
     store: countingStore(rawStore, storeCalls),
     search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
-    kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+    kv: options.kv ?? createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
   };
   const indexer = new SearchIndexer(rawStore, adapters.search);
   await indexer.ensureIndexes();
   await seedStore(rawStore, { marks: options.marks ?? 1500, seed: FIXTURE_SEED });
   await indexer.rebuild();
 
-  const org = await createOrganization(rawStore, { name: 'Test org' });
+  const org = await createOrganization(rawStore, { name: 'Test org', plan: options.organization?.plan, billingAnchorDay: options.organization?.billingAnchorDay });
+  const limitsOverride = options.organization?.limitsOverride;
+  if (limitsOverride) await rawStore.collection(COLLECTIONS.organizations).updateOne({ _id: org._id }, { $set: { limits_override: limitsOverride } });
   const other = await createOrganization(rawStore, { name: 'Other org' });
   const keys: Keys = {
     full: (await createApiKey(rawStore, { organizationId: org._id, name: 'full', scopes: [...CUSTOMER_SCOPES] })).secret,
@@ -107,6 +116,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     baseUrl,
     keys,
+    organizationId: org._id,
     adapters,
     server,
     indexer,

@@ -1,0 +1,127 @@
+/**
+ * The limits stage (spec: Limits), after authentication and before idempotency. For an
+ * authenticated route, in order:
+ *
+ * 1. plan features: a route of a feature outside the plan (route.feature), or of a metered pool
+ *    whose monthly quota is 0, is 403 plan_upgrade_required;
+ * 2. two sliding 60-second windows, the plan's per-minute limit for the route's pool and the
+ *    ceiling of its transport tier, both checked and charged atomically (KeyValue.consumeWindows);
+ *    a full window is 429 rate_limited with Retry-After;
+ * 3. for metered pools (search, read, check), the monthly and daily quota counters
+ *    (KeyValue.consumeCounters); an exhausted one is 429 quota_exceeded and the call does not run.
+ *
+ * Steps 2 and 3 are sent together (on Redis, node-redis pipelines them into one round trip). When
+ * the windows refuse, the quota unit just taken is given back (a charge of -1), so a rate-limited
+ * call spends no quota; when the quota refuses, the windows keep the charge (the attempt counts
+ * as a request). An admitted call spends one quota unit whatever its outcome.
+ *
+ * Headers: `RateLimit-Policy` (plan limit first, tier ceiling second; one entry when the two limits
+ * are equal) and `RateLimit` (remaining and reset of the binding window: the one with fewer
+ * requests left; reset is the seconds until it has room for one more request, 0 when it has room
+ * now), omitted on cached reference routes; `X-Quota-*` on metered pools. Public routes (health,
+ * the OpenAPI document) and unmatched paths never reach this stage.
+ */
+import type { CounterState, KeyValue, WindowState } from '../datasources/ports';
+import { ApiError } from '../domain/errors';
+import { effectivePlan, isMeteredPool, quotaChecks, windowChecks, WINDOW_MS, type EffectivePlan, type MeteredPool } from '../domain/plans';
+import type { OrganizationDoc } from '../domain/records';
+import type { RouteDef } from './route';
+
+export interface LimitDecision {
+  headers: Record<string, string>;
+  /** The 429 to answer with, or null when the call may run. */
+  refusal: ApiError | null;
+}
+
+const seconds = (ms: number): number => Math.ceil(Math.max(0, ms) / 1000);
+
+/** 403 plan_upgrade_required for features or pools the plan does not include. */
+export function requireFeature(route: Pick<RouteDef, 'feature' | 'pool'>, plan: EffectivePlan): void {
+  if (route.feature !== undefined && !plan.features.includes(route.feature)) {
+    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.feature}; upgrade the plan to use this endpoint`, { feature: route.feature, plan: plan.name });
+  }
+  if (isMeteredPool(route.pool) && plan.quotas[route.pool].monthly === 0) {
+    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.pool} calls; upgrade the plan to use this endpoint`, { pool: route.pool, plan: plan.name });
+  }
+}
+
+/** The window that binds: fewest requests left, then the longer wait, then the plan's window. */
+export function bindingWindow(windows: readonly WindowState[]): WindowState {
+  return windows.reduce((binding, window) =>
+    window.remaining < binding.remaining || (window.remaining === binding.remaining && window.resetMs > binding.resetMs) ? window : binding,
+  );
+}
+
+/** `RateLimit-Policy` and `RateLimit` for the plan window and the tier window, in that order. */
+export function rateLimitHeaders(windows: readonly WindowState[]): Record<string, string> {
+  const limits = [...new Set(windows.map((window) => window.limit))];
+  const binding = bindingWindow(windows);
+  return {
+    'RateLimit-Policy': limits.map((limit) => `${limit};w=${WINDOW_MS / 1000}`).join(', '),
+    RateLimit: `remaining=${binding.remaining}, reset=${seconds(binding.resetMs)}`,
+  };
+}
+
+/** 429 rate_limited; retry after the longest wait among the full windows (at least 1 s). */
+export function rateLimitRefusal(windows: readonly WindowState[], labels: readonly string[]): ApiError {
+  const full = windows.map((window, index) => ({ window, label: labels[index] ?? 'limit' })).filter(({ window }) => window.used + 1 > window.limit);
+  const retryAfter = Math.max(1, ...full.map(({ window }) => seconds(window.resetMs)));
+  const named = full.map(({ window, label }) => `${label} (${window.limit} per minute)`).join(' and ');
+  return new ApiError('rate_limited', `the ${named} is used up; retry in ${retryAfter} s`, {}, retryAfter);
+}
+
+/** `X-Quota-*` from the monthly and daily counters (monthly limit: the included quota). */
+export function quotaHeaders(counters: readonly CounterState[], monthlyQuota: number): Record<string, string> {
+  const [monthly, daily] = counters;
+  if (monthly === undefined || daily === undefined) return {};
+  const dailyLimit = daily.limit ?? 0;
+  return {
+    'X-Quota-Limit': String(monthlyQuota),
+    'X-Quota-Remaining': String(Math.max(0, monthlyQuota - monthly.used)),
+    'X-Quota-Reset': new Date(monthly.resetsAt).toISOString(),
+    'X-Quota-Daily-Limit': String(dailyLimit),
+    'X-Quota-Daily-Remaining': String(Math.max(0, dailyLimit - daily.used)),
+    'X-Quota-Daily-Reset': new Date(daily.resetsAt).toISOString(),
+  };
+}
+
+/** 429 quota_exceeded for the refusing counter (0: monthly, 1: daily). */
+export function quotaRefusal(pool: MeteredPool, counter: CounterState, scope: 'monthly' | 'daily', nowMs: number): ApiError {
+  const resetsAt = new Date(counter.resetsAt).toISOString();
+  return new ApiError(
+    'quota_exceeded',
+    `the ${scope} ${pool} quota of ${counter.limit} calls is used up; it resets at ${resetsAt}`,
+    { quota_scope: scope, quota_limit: counter.limit, quota_used: counter.used, quota_resets_at: resetsAt },
+    seconds(counter.resetsAt - nowMs),
+  );
+}
+
+export class Limiter {
+  constructor(
+    private readonly kv: KeyValue,
+    /** Wall clock in epoch ms; quota counters expire by it on every adapter. */
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async admit(route: RouteDef, organization: OrganizationDoc): Promise<LimitDecision> {
+    const plan = effectivePlan(organization);
+    requireFeature(route, plan);
+    const nowMs = this.clock();
+    const windows = windowChecks(organization._id, route.pool, route.tier, plan);
+    const counters = isMeteredPool(route.pool) ? quotaChecks(organization._id, route.pool, plan, organization.billing_anchor_day, new Date(nowMs)) : [];
+    const [windowDecision, counterDecision] = await Promise.all([
+      this.kv.consumeWindows(windows, 1, nowMs),
+      counters.length > 0 ? this.kv.consumeCounters(counters, 1, nowMs) : null,
+    ]);
+    const headers = route.cachedReference ? {} : rateLimitHeaders(windowDecision.windows);
+    if (!windowDecision.allowed) {
+      if (counterDecision?.allowed) await this.kv.consumeCounters(counters, -1, nowMs);
+      return { headers, refusal: rateLimitRefusal(windowDecision.windows, [`${route.pool} limit of the ${plan.name} plan`, `${route.tier} tier ceiling`]) };
+    }
+    if (counterDecision === null || !isMeteredPool(route.pool)) return { headers, refusal: null };
+    Object.assign(headers, quotaHeaders(counterDecision.counters, plan.quotas[route.pool].monthly ?? 0));
+    if (counterDecision.allowed) return { headers, refusal: null };
+    const refused = counterDecision.counters[counterDecision.refusedIndex] as CounterState;
+    return { headers, refusal: quotaRefusal(route.pool, refused, counterDecision.refusedIndex === 0 ? 'monthly' : 'daily', nowMs) };
+  }
+}
