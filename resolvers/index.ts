@@ -16,6 +16,7 @@ import { ownerQueryResolvers } from './owners/queries';
 import { proceedingFieldResolvers } from './proceedings/fields';
 import { proceedingQueryResolvers } from './proceedings/queries';
 import { referenceQueryResolvers } from './reference/queries';
+import { suggestQueryResolvers } from './suggest/queries';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
 import { trademarkSatelliteResolvers } from './trademarks/satellites';
@@ -43,6 +44,7 @@ export const resolvers = {
     ...proceedingQueryResolvers,
     ...referenceQueryResolvers,
     ...trademarkSatelliteResolvers,
+    ...suggestQueryResolvers,
     ...apiKeyQueryResolvers,
     ...feedbackQueryResolvers,
     ...ownerQueryResolvers,

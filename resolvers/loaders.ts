@@ -4,7 +4,7 @@
  */
 import DataLoader from 'dataloader';
 import type { DocumentStore, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS, type AttorneyDoc, type FirmDoc, type OwnerDoc, type ProceedingDoc, type TrademarkDoc } from '../domain/records';
+import { COLLECTIONS, type AttorneyDoc, type EntityDoc, type FirmDoc, type OwnerDoc, type ProceedingDoc, type TrademarkDoc } from '../domain/records';
 
 export interface Loaders {
   trademarks: DataLoader<string, TrademarkDoc | null>;
@@ -12,6 +12,7 @@ export interface Loaders {
   attorneys: DataLoader<string, AttorneyDoc | null>;
   firms: DataLoader<string, FirmDoc | null>;
   proceedings: DataLoader<string, ProceedingDoc | null>;
+  entities: DataLoader<string, EntityDoc | null>;
 }
 
 function byIdLoader<T extends StoredDocument>(store: DocumentStore, collection: string): DataLoader<string, T | null> {
@@ -31,6 +32,7 @@ export function createLoaders(store: DocumentStore): Loaders {
     owners: byIdLoader<OwnerDoc>(store, COLLECTIONS.owners),
     attorneys: byIdLoader<AttorneyDoc>(store, COLLECTIONS.attorneys),
     firms: byIdLoader<FirmDoc>(store, COLLECTIONS.firms),
+    entities: byIdLoader<EntityDoc>(store, COLLECTIONS.entities),
     proceedings: byIdLoader<ProceedingDoc>(store, COLLECTIONS.proceedings),
   };
 }

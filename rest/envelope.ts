@@ -1,7 +1,8 @@
 /**
  * Stage 6a: wraps an operation's result in the route's envelope (spec: Response envelopes).
  */
-import type { RouteDef } from './route';
+import { projectRows } from './fields-projection';
+import type { RouteDef, RouteInput } from './route';
 
 interface ListResult {
   data: unknown[];
@@ -18,7 +19,11 @@ function cleanPagination(pagination: ListResult['pagination']): ListResult['pagi
   return { cursor, total_count, total_count_approximate: total_count_approximate ?? false };
 }
 
-export function buildEnvelope(route: RouteDef, result: unknown, requestId: string): unknown {
+export function buildEnvelope(route: RouteDef, result: unknown, requestId: string, input?: RouteInput): unknown {
+  if (route.fieldsProjection && input) {
+    const list = result as ListResult;
+    result = { ...list, data: projectRows(list.data, input.query, route.fieldsProjection.alwaysKept) };
+  }
   switch (route.envelope) {
     case 'single':
       return { ...(result as Record<string, unknown>), request_id: requestId };

@@ -13,6 +13,7 @@ import { healthRoutes, type HealthDeps } from './routes/health';
 import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
 import { referenceRoutes } from './routes/reference';
+import { suggestRoutes } from './routes/suggest';
 import { trademarkSatelliteRoutes } from './routes/trademark-satellites';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
@@ -23,7 +24,7 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...apiKeyRoutes, ...feedbackRoutes];
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...suggestRoutes, ...apiKeyRoutes, ...feedbackRoutes];
   routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};

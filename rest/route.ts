@@ -65,6 +65,11 @@ interface RouteBase {
   envelope: Envelope;
   /** Schema of the response body inside the envelope (the resource, or a list item). */
   response: JsonSchema;
+  /**
+   * List routes only: rows honour the `fields` query parameter (rest/fields-projection.ts), keeping
+   * these fields always. The route lists `fieldsParam(...)` among its query parameters.
+   */
+  fieldsProjection?: { alwaysKept: readonly string[] };
   /** Extra top-level members of a list envelope (for example not_found, search_meta). */
   listExtras?: Record<string, JsonSchema>;
   /** Error statuses this route documents besides 401/403/429/5xx. */

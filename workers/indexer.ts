@@ -11,6 +11,7 @@ import { PROJECTIONS } from './projections';
 import type { IndexProjection } from './projections/projection';
 
 const CHECKPOINT_ID = 'indexer_position';
+const DEPENDENT_FILTERS_PER_QUERY = 200;
 
 interface CheckpointDoc extends StoredDocument {
   position: string | null;
@@ -58,13 +59,17 @@ export class SearchIndexer {
         add.add(event.documentId);
         drop.delete(event.documentId);
       } else {
-        const filter = projection.dependents?.[event.collection]?.(event);
+        const filter = await projection.dependents?.[event.collection]?.(event, { store: this.store, search: this.search });
         if (filter) dependentFilters.push(filter);
       }
     }
     const source = this.store.collection(projection.source);
     const changed = await source.findByIds([...upserted]);
-    const dependents = dependentFilters.length > 0 ? await source.find({ $or: dependentFilters }) : [];
+    const dependents: StoredDocument[] = [];
+    // Bounded $or: SQLite refuses expression trees deeper than 1,000 (one batch can hold 1,000 events).
+    for (let i = 0; i < dependentFilters.length; i += DEPENDENT_FILTERS_PER_QUERY) {
+      dependents.push(...(await source.find({ $or: dependentFilters.slice(i, i + DEPENDENT_FILTERS_PER_QUERY) })));
+    }
     await this.index(projection, [...new Map([...changed, ...dependents].map((d) => [d._id, d])).values()]);
     if (removed.size > 0) await this.search.remove(projection.index.name, [...removed]);
   }

@@ -30,6 +30,9 @@ export interface TrademarkFilterInput {
   owner_id?: string[];
   attorney_id?: string[];
   firm_id?: string[];
+  /** Expanded by resolvers/entities/scope.ts (async: caps and the family walk need the store). */
+  entity_id?: string;
+  entity_group?: string;
   owner_publicly_traded?: boolean;
   owner_has_lei?: boolean;
   owner_ticker?: string;

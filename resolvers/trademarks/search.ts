@@ -7,6 +7,7 @@ import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { invalid } from '../../domain/errors';
 import type { TrademarkDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
+import { entityScopeFilters } from '../entities/scope';
 import { loadPresent } from '../loaders';
 import { hasAnyFilter, toSearchFilters, type TrademarkFilterInput } from './filter';
 
@@ -79,6 +80,7 @@ export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestCo
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
 
   const { filters, ownerName } = toSearchFilters({ ...filter, ...scope.filters });
+  filters.push(...(await entityScopeFilters({ ...filter, ...scope.filters }, ctx)));
   if (ownerName !== null) filters.push({ field: 'owner_names', op: 'match', text: ownerName });
   const sort = trademarkSort(args.sort, q !== undefined, scope.sortFields);
 

@@ -68,6 +68,19 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   { name: 'owner_id', kind: { type: 'id', prefix: 'own_' }, array: true, maxItems: 100, group: 'filter', description: 'Owner IDs (own_...).' },
   { name: 'attorney_id', kind: { type: 'id', prefix: 'att_' }, array: true, maxItems: 100, group: 'filter', description: 'Attorney IDs (att_...).' },
   { name: 'firm_id', kind: { type: 'id', prefix: 'firm_' }, array: true, maxItems: 100, group: 'filter', description: 'Firm IDs (firm_...).' },
+  {
+    name: 'entity_id',
+    kind: { type: 'id', prefix: 'ent_' },
+    group: 'filter',
+    description: 'Marks whose owners belong to this resolved entity (ent_...). More than 10,000 member owners: 422 entity_too_large (member_owners_too_large).',
+  },
+  {
+    name: 'entity_group',
+    kind: { type: 'id', prefix: 'ent_' },
+    group: 'filter',
+    description:
+      "Marks of the entity's whole corporate family (ent_...), walking owner parent/child relationships. Too many related entities or too deep: 422 entity_too_large (family_graph_too_large); too many member owners: member_owners_too_large.",
+  },
   flag('owner_publicly_traded', 'true: a confirmed active securities listing; false: no confirmed match (not confirmed private).'),
   flag('owner_has_lei', 'true: a confirmed legal entity identifier; false: no confirmed match.'),
   { name: 'owner_ticker', kind: { type: 'string', maxLength: 12, uppercase: true }, group: 'filter', description: 'Exact ticker, uppercased server-side.' },

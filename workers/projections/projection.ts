@@ -18,9 +18,10 @@ export interface IndexProjection<T extends StoredDocument = StoredDocument> {
   toIndexDocuments(docs: readonly T[], context: ProjectionContext): Promise<IndexDocument[]>;
   /**
    * Changes in other collections that alter this index's documents: for a changed document of
-   * that collection, a filter on `source` selecting the documents to re-index (null: none).
+   * that collection, a filter on `source` selecting the documents to re-index (null: none). May
+   * look up what the event does not carry (a mark's attorneys' firms) through the context.
    */
-  dependents?: Readonly<Record<string, (event: ChangeEvent) => Filter | null>>;
+  dependents?: Readonly<Record<string, (event: ChangeEvent, context: ProjectionContext) => Filter | null | Promise<Filter | null>>>;
 }
 
 /**

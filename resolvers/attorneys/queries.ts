@@ -1,0 +1,89 @@
+/**
+ * Attorneys: list (attorney index), detail (store), the attorney's marks (trademark index, scoped,
+ * default -filing_date) and clients (owners by marks shared with the attorney, from the trademark
+ * index's owner facet).
+ */
+import { ATTORNEY_INDEX, TRADEMARK_INDEX } from '../../datasources/index-definitions';
+import type { SearchFilter } from '../../datasources/ports';
+import { invalid } from '../../domain/errors';
+import type { AttorneyDoc } from '../../domain/records';
+import { parseId } from '../../domain/validation';
+import type { RequestContext } from '../context';
+import { loadPresent } from '../loaders';
+import { countryFilter, sortNameField, type PartyListArgs } from '../owners/queries';
+import { parseSort, searchPartyPage } from '../parties/list';
+import { loadLiveParty } from '../parties/lookup';
+import { MAX_PAGE_SIZE, searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
+
+export const ATTORNEY_SORT_FIELDS = ['name', 'trademark_count', 'updated_at'] as const;
+/** Every client of one attorney fits one facet call; an attorney never has more. */
+const ALL_CLIENTS = 1_000_000;
+
+export const loadAttorney = (id: string, ctx: RequestContext): Promise<AttorneyDoc> => loadLiveParty(ctx.loaders.attorneys, id, 'att_', 'attorney');
+
+/** Attorneys of a list page, by the attorney index; shared by GET /v1/attorneys and a firm's attorneys. */
+export async function attorneyPage(args: PartyListArgs & { firm_id?: string | null }, ctx: RequestContext, list: string) {
+  const sort = args.sort ?? 'name';
+  const filters: SearchFilter[] = countryFilter(args.country_code);
+  if (args.firm_id) filters.push({ field: 'firm_id', op: 'eq', value: parseId('firm_id', args.firm_id, 'firm_') });
+  const page = await searchPartyPage(
+    {
+      index: ATTORNEY_INDEX.name,
+      binding: { list, q: args.q ?? null, country_code: args.country_code ?? null, firm_id: args.firm_id ?? null, sort },
+      q: args.q,
+      filters,
+      sort: [parseSort(sort, ATTORNEY_SORT_FIELDS, sortNameField)],
+      limit: args.limit,
+      cursor: args.cursor,
+      include_total: args.include_total,
+    },
+    ctx,
+  );
+  return { ...page, data: await loadPresent(ctx.loaders.attorneys, page.ids) };
+}
+
+async function attorneyTrademarks(args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) {
+  const attorney = await loadAttorney(args.id, ctx);
+  const sort = args.sort ?? (args.q?.trim() ? null : '-filing_date');
+  return searchTrademarks({ ...args, sort }, ctx, { filters: { attorney_id: [attorney._id] }, requireFilter: false, listName: `attorney_trademarks:${attorney._id}` });
+}
+
+interface ClientsArgs {
+  id: string;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+/** Owners by shared marks, descending, owner ID ascending among equals; keyset on (count, id). */
+async function attorneyClients(args: ClientsArgs, ctx: RequestContext) {
+  const attorney = await loadAttorney(args.id, ctx);
+  const limit = args.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const binding = { list: 'attorney_clients', id: attorney._id };
+  const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
+  const clients = await ctx.services.search.terms(TRADEMARK_INDEX.name, 'owner_ids', [{ field: 'attorney_ids', op: 'eq', value: attorney._id }], ALL_CLIENTS);
+  const [afterCount, afterId] = position?.after ?? [];
+  const start =
+    typeof afterCount === 'number' && typeof afterId === 'string'
+      ? clients.findIndex((c) => c.count < afterCount || (c.count === afterCount && String(c.value) > afterId))
+      : 0;
+  const page = start === -1 ? [] : clients.slice(start, start + limit);
+  const hasMore = start !== -1 && start + limit < clients.length;
+  const owners = new Map((await loadPresent(ctx.loaders.owners, page.map((c) => String(c.value)))).map((o) => [o._id, o]));
+  const last = page[page.length - 1];
+  return {
+    data: page.flatMap(({ value, count }) => {
+      const owner = owners.get(String(value));
+      return owner ? [{ ...owner, shared_trademark_count: count }] : [];
+    }),
+    has_more: hasMore,
+    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.count, String(last.value)] }) : null },
+  };
+}
+
+export const attorneyQueryResolvers = {
+  attorneys: (_: unknown, args: PartyListArgs & { firm_id?: string | null }, ctx: RequestContext) => attorneyPage(args, ctx, 'attorneys'),
+  attorney: (_: unknown, args: { id: string }, ctx: RequestContext) => loadAttorney(args.id, ctx),
+  attorneyTrademarks: (_: unknown, args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) => attorneyTrademarks(args, ctx),
+  attorneyClients: (_: unknown, args: ClientsArgs, ctx: RequestContext) => attorneyClients(args, ctx),
+};

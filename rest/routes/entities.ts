@@ -1,0 +1,74 @@
+/**
+ * Route-table entries of the resolved-entity endpoints.
+ */
+import { ENTITY_SORT_FIELDS } from '../../resolvers/entities/queries';
+import { MEMBER_OWNER_LIMIT } from '../../resolvers/entities/scope';
+import type { RouteDef } from '../route';
+import { entityDetailSchema, entitySchema } from '../schemas/parties';
+import { trademarkSummarySchema } from '../schemas/trademarks';
+import {
+  countryCodeParam,
+  cursorParam,
+  idParam,
+  includeTotalParam,
+  limitParam,
+  nameQueryParam,
+  partyRouteBase,
+  SCOPED_TRADEMARKS_DESCRIPTION,
+  scopedTrademarkParams,
+  scopedTrademarkVariables,
+  sortParam,
+} from './party-params';
+
+const entityId = idParam('ent_', 'Resolved entity');
+
+export const entityRoutes: readonly RouteDef[] = [
+  {
+    ...partyRouteBase,
+    id: 'listEntities',
+    path: '/v1/entities',
+    operation: 'ListEntities',
+    summary: 'List resolved entities',
+    description: 'Resolved entities (the real-world owners behind owner records) by name (default), member_count, trademark_count or updated_at. Merged entities are left out.',
+    tag: 'Entities',
+    pool: 'search',
+    pathParams: [],
+    query: [nameQueryParam('entity names'), countryCodeParam, sortParam(ENTITY_SORT_FIELDS, 'name'), includeTotalParam, limitParam(), cursorParam],
+    envelope: 'list',
+    response: entitySchema,
+    errors: [400],
+    variables: ({ query }) => ({ ...query }),
+  },
+  {
+    ...partyRouteBase,
+    id: 'getEntity',
+    path: '/v1/entities/:id',
+    operation: 'GetEntity',
+    summary: 'Retrieve a resolved entity',
+    description: 'The entity with its member owners and counts. A merged entity answers 410 entity_merged with merged_into.',
+    tag: 'Entities',
+    pool: 'read',
+    pathParams: [entityId],
+    query: [],
+    envelope: 'single',
+    response: entityDetailSchema,
+    errors: [400, 404, 410],
+    variables: ({ path }) => ({ id: path.id }),
+  },
+  {
+    ...partyRouteBase,
+    id: 'listEntityTrademarks',
+    path: '/v1/entities/:id/trademarks',
+    operation: 'ListEntityTrademarks',
+    summary: "A resolved entity's trademarks",
+    description: `Marks naming any member owner of the entity. More than ${MEMBER_OWNER_LIMIT.toLocaleString('en-US')} member owners: 422 entity_too_large (reason member_owners_too_large, member_count, member_count_limit). ${SCOPED_TRADEMARKS_DESCRIPTION}`,
+    tag: 'Entities',
+    pool: 'search',
+    pathParams: [entityId],
+    query: scopedTrademarkParams(['entity_id', 'entity_group']),
+    envelope: 'list',
+    response: trademarkSummarySchema,
+    errors: [400, 404, 410, 422],
+    variables: scopedTrademarkVariables,
+  },
+];

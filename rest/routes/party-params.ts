@@ -1,0 +1,50 @@
+/**
+ * Parameters and route defaults shared by the owner, attorney, firm and entity routes.
+ */
+import type { IdPrefix } from '../../domain/ids';
+import type { ParamSpec, ParsedParams } from '../params';
+import type { OperationRoute } from '../route';
+import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
+
+export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({ name: 'id', kind: { type: 'id', prefix }, required: true, description: `${what} ID (${prefix}...).` });
+
+export const limitParam = (max = 100): ParamSpec => ({ name: 'limit', kind: { type: 'integer', min: 1, max }, description: `Page size, 1 to ${max} (default 20).` });
+export const cursorParam: ParamSpec = { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page; bound to the list, its filters and sort.' };
+export const includeTotalParam: ParamSpec = { name: 'include_total', kind: { type: 'boolean' }, description: 'Also return pagination.total_count (capped at 10,000).' };
+export const countryCodeParam: ParamSpec = {
+  name: 'country_code',
+  kind: { type: 'string', maxLength: 2, pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 code', uppercase: true },
+  description: 'ISO 3166-1 alpha-2 country code.',
+};
+export const nameQueryParam = (what: string): ParamSpec => ({ name: 'q', kind: { type: 'string', maxLength: 200 }, description: `Text matched against ${what} (terms of 3+ characters as case-insensitive substrings, shorter ones as word prefixes).` });
+export const sortParam = (fields: readonly string[], defaultSort: string): ParamSpec => ({
+  name: 'sort',
+  kind: { type: 'sort', fields },
+  description: `One of ${fields.join(', ')}; prefix - for descending. Default ${defaultSort}.`,
+});
+
+/** Members every party GET route shares. */
+export const partyRouteBase = {
+  kind: 'operation',
+  method: 'GET',
+  scope: 'trademarks:read',
+  tier: 'reads',
+  idempotency: 'none',
+  successStatus: 200,
+} as const satisfies Partial<OperationRoute>;
+
+/**
+ * The shared trademark filter set under a parent resource, minus the filters the parent fixes
+ * (an owner's list takes no owner_id, …), plus the search controls.
+ */
+export function scopedTrademarkParams(excluded: readonly string[], controls: readonly ParamSpec[] = TRADEMARK_SEARCH_CONTROL_PARAMS): ParamSpec[] {
+  return [...TRADEMARK_FILTER_PARAMS.filter((spec) => !excluded.includes(spec.name)), ...controls];
+}
+
+export const scopedTrademarkVariables = ({ path, query }: { path: ParsedParams; query: ParsedParams }): Record<string, unknown> => ({
+  ...trademarkListVariables(query),
+  id: path.id,
+});
+
+export const SCOPED_TRADEMARKS_DESCRIPTION =
+  'The shared trademark list filters apply (arrays comma-separated, dates YYYY-MM-DD, ranges with _gte/_gt/_lte/_lt). Without sort or q the order is the index order; with q, relevance with filing date as tiebreaker.';
