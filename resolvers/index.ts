@@ -11,6 +11,7 @@ import { entityFieldResolvers } from './entities/fields';
 import { entityQueryResolvers } from './entities/queries';
 import { firmFieldResolvers } from './firms/fields';
 import { firmQueryResolvers } from './firms/queries';
+import { organizationQueryResolvers } from './organization/queries';
 import { ownerFieldResolvers } from './owners/fields';
 import { ownerQueryResolvers } from './owners/queries';
 import { proceedingFieldResolvers } from './proceedings/fields';
@@ -51,6 +52,7 @@ export const resolvers = {
     ...attorneyQueryResolvers,
     ...firmQueryResolvers,
     ...entityQueryResolvers,
+    ...organizationQueryResolvers,
   },
   Mutation: {
     ...apiKeyMutationResolvers,
