@@ -1,5 +1,5 @@
 /**
- * The `marque` command line: serve, worker, seed, orgs, keys. Every command honours
+ * The `marque` command line: serve, worker, seed, orgs, keys, merge. Every command honours
  * MARQUE_DATA_DIR and works while a server runs on the same directory (SQLite in WAL mode).
  */
 import { parseArgs } from 'node:util';
@@ -9,6 +9,10 @@ import { isKnownScope } from '../domain/scopes';
 import { parseTimestamp } from '../domain/validation';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization, findOrganization, PLAN_NAMES } from '../resolvers/accounts/organizations';
+import { feedbackObject } from '../resolvers/feedback/reports';
+import { transitionFeedback } from '../resolvers/feedback/transitions';
+import { ApiError } from '../domain/errors';
+import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
 import { SearchIndexer } from '../workers/indexer';
 import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
@@ -23,6 +27,10 @@ const USAGE = `Usage: marque <command> [options]
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)
   keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
                                           create an API key (prints JSON with the secret, shown once)
+  merge KIND FROM_ID INTO_ID              merge an owner, attorney, firm or entity into another
+                                          (KIND: owner|attorney|firm|entity; prints JSON)
+  feedback acknowledge ID                 mark a feedback report acknowledged (prints JSON)
+  feedback resolve ID --note TEXT         resolve a feedback report with a note (prints JSON)
 
 Environment: HOST, PORT, MARQUE_DATA_DIR (default ./data), MONGODB_URL, ELASTICSEARCH_URL, REDIS_URL.`;
 
@@ -66,8 +74,7 @@ async function serve(config: Config): Promise<void> {
   const log = config.logLevel === 'silent' ? () => undefined : (line: string) => err(line);
   if (config.demoMarks > 0 && (await isEmptyStore(adapters.store))) {
     log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
-    const indexer = new SearchIndexer(adapters.store, adapters.search);
-    const report = await seedAndIndex(adapters.store, indexer, config.demoMarks, config.demoSeed, log);
+    const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, log);
     log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
     const secret = await createDemoAccount(adapters.store, config.dataDir);
     process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, 'demo-key.txt')}):\n\n  ${secret}\n\n`);
@@ -103,10 +110,18 @@ async function seed(config: Config, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { marks: { type: 'string' }, seed: { type: 'string' } } });
   const marks = positiveInt('marks', values.marks);
   const seedValue = positiveInt('seed', values.seed, 42);
-  await withAdapters(config, async ({ store, search }) => {
-    if (!(await isEmptyStore(store))) throw new UsageError(`the store in ${config.dataDir} already holds marks; seed into an empty MARQUE_DATA_DIR`);
-    const report = await seedAndIndex(store, new SearchIndexer(store, search), marks, seedValue, err);
-    print({ marks: report.marks, seed: seedValue, seconds: report.seconds, marks_per_second: Math.round(report.marks / report.seconds), data_dir: config.dataDir });
+  await withAdapters(config, async (adapters) => {
+    if (!(await isEmptyStore(adapters.store))) throw new UsageError(`the store in ${config.dataDir} already holds marks; seed into an empty MARQUE_DATA_DIR`);
+    const report = await seedAndIndex(config, adapters, marks, seedValue, err);
+    print({
+      marks: report.marks,
+      seed: seedValue,
+      seconds: report.seconds,
+      marks_per_second: Math.round(report.marks / report.seconds),
+      store_marks_per_second: Math.round(report.marks / report.storeSeconds),
+      index_marks_per_second: Math.round(report.marks / report.indexSeconds),
+      data_dir: config.dataDir,
+    });
   });
   print({ data_dir_bytes: directorySize(config.dataDir) });
 }
@@ -145,6 +160,34 @@ async function keys(config: Config, args: string[]): Promise<void> {
   print({ id: key._id, object: 'api_key', name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expires_at, created_at: key.created_at, secret });
 }
 
+async function feedback(config: Config, args: string[]): Promise<void> {
+  const [action, id, ...rest] = args;
+  if (action !== 'acknowledge' && action !== 'resolve') throw new UsageError('feedback supports: acknowledge ID, resolve ID --note TEXT');
+  const { values } = parseArgs({ args: rest, options: { note: { type: 'string' } } });
+  const transition = action === 'resolve' ? { status: 'resolved', resolutionNote: required('note', values.note) } : { status: 'acknowledged' };
+  const report = await withAdapters(config, async ({ store }) => {
+    try {
+      return await transitionFeedback(store, required('ID', id), transition, new Date());
+    } catch (error) {
+      if (error instanceof ApiError) throw new UsageError(error.detail);
+      throw error;
+    }
+  });
+  print(feedbackObject(report));
+}
+
+async function merge(config: Config, args: string[]): Promise<void> {
+  const [kind, fromId, intoId, ...extra] = args;
+  if (kind === undefined || !(kind in MERGE_KINDS)) throw new UsageError(`merge needs KIND, one of ${Object.keys(MERGE_KINDS).join(', ')}`);
+  if (fromId === undefined || intoId === undefined || extra.length > 0) throw new UsageError('merge takes KIND FROM_ID INTO_ID');
+  try {
+    print(await withAdapters(config, ({ store }) => mergeParties(store, kind as MergeKind, fromId, intoId)));
+  } catch (error) {
+    if (error instanceof ApiError) throw new UsageError(error.detail);
+    throw error;
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   try {
@@ -161,6 +204,10 @@ export async function main(argv: string[]): Promise<void> {
         return await orgs(config, args);
       case 'keys':
         return await keys(config, args);
+      case 'merge':
+        return await merge(config, args);
+      case 'feedback':
+        return await feedback(config, args);
       case undefined:
       case 'help':
       case '--help':

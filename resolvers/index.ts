@@ -7,6 +7,7 @@ import { attorneyClientFieldResolvers, attorneyFieldResolvers } from './attorney
 import { attorneyQueryResolvers } from './attorneys/queries';
 import { deadlineQueryResolvers } from './deadlines/queries';
 import { feedbackMutationResolvers, feedbackQueryResolvers } from './feedback/reports';
+import { feedbackMutationResolvers, feedbackQueryResolvers } from './feedback/reports';
 import { entityFieldResolvers } from './entities/fields';
 import { entityQueryResolvers } from './entities/queries';
 import { firmFieldResolvers } from './firms/fields';
@@ -48,6 +49,7 @@ export const resolvers = {
     ...suggestQueryResolvers,
     ...apiKeyQueryResolvers,
     ...feedbackQueryResolvers,
+    ...feedbackQueryResolvers,
     ...ownerQueryResolvers,
     ...attorneyQueryResolvers,
     ...firmQueryResolvers,
@@ -56,6 +58,7 @@ export const resolvers = {
   },
   Mutation: {
     ...apiKeyMutationResolvers,
+    ...feedbackMutationResolvers,
     ...feedbackMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,

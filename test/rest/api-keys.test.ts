@@ -361,6 +361,50 @@ describe('REST: API keys', function () {
     });
   });
 
+  describe('idempotency', () => {
+    const countKeys = async () => app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).countDocuments({});
+
+    it('every write needs an Idempotency-Key (400)', async () => {
+      const key = await create({ name: 'target', scopes: ['trademarks:read'] });
+      const noKey = (method: string, path: string, body?: unknown) =>
+        fetch(app.baseUrl + path, {
+          method,
+          headers: { authorization: `Bearer ${app.keys.full}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      await fails(await noKey('POST', KEYS, { name: 'k', scopes: ['trademarks:read'] }), 400, 'validation_error', 'Idempotency-Key');
+      await fails(await noKey('PATCH', `${KEYS}/${key.id}`, { name: 'k' }), 400, 'validation_error', 'Idempotency-Key');
+      await fails(await noKey('POST', `${KEYS}/${key.id}/rotate`), 400, 'validation_error', 'Idempotency-Key');
+      await fails(await noKey('DELETE', `${KEYS}/${key.id}`), 400, 'validation_error', 'Idempotency-Key');
+    });
+
+    it('replaying a create returns the same key and secret instead of minting another', async () => {
+      const headers = { 'idempotency-key': `create-${randomUUID()}` };
+      const body = { name: 'replayed', scopes: ['trademarks:read'] };
+      const first = await send('POST', KEYS, body, undefined, headers);
+      const created = await ok<ApiKeyBody>(first, 201);
+      const count = await countKeys();
+      const again = await send('POST', KEYS, body, undefined, headers);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      const replayed = await ok<ApiKeyBody>(again, 201);
+      expect(replayed).to.deep.equal(created);
+      expect(await countKeys()).to.equal(count);
+      await fails(await send('POST', KEYS, { ...body, name: 'other' }, undefined, headers), 409, 'conflict');
+    });
+
+    it('replaying a rotate returns the same new secret, which works', async () => {
+      const key = await create({ name: 'rotate twice', scopes: ['api-keys:manage'] });
+      const headers = { 'idempotency-key': `rotate-${randomUUID()}` };
+      const first = await ok<ApiKeyBody>(await send('POST', `${KEYS}/${key.id}/rotate`, undefined, undefined, headers));
+      const again = await send('POST', `${KEYS}/${key.id}/rotate`, undefined, undefined, headers);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      const replayed = await ok<ApiKeyBody>(again);
+      expect(replayed.secret).to.equal(first.secret);
+      expect((await keyDoc(key.id)).secret_hash).to.equal(hashApiKey(first.secret as string));
+      await ok(await probe(first.secret as string));
+    });
+  });
+
   describe('last_used_at', () => {
     it('is stamped on use, at most once a minute per key', async () => {
       const key = await create({ name: 'used', scopes: ['api-keys:manage'] });
