@@ -7,7 +7,6 @@ import { attorneyClientFieldResolvers, attorneyFieldResolvers } from './attorney
 import { attorneyQueryResolvers } from './attorneys/queries';
 import { deadlineQueryResolvers } from './deadlines/queries';
 import { feedbackMutationResolvers, feedbackQueryResolvers } from './feedback/reports';
-import { feedbackMutationResolvers, feedbackQueryResolvers } from './feedback/reports';
 import { entityFieldResolvers } from './entities/fields';
 import { entityQueryResolvers } from './entities/queries';
 import { firmFieldResolvers } from './firms/fields';
@@ -49,7 +48,6 @@ export const resolvers = {
     ...suggestQueryResolvers,
     ...apiKeyQueryResolvers,
     ...feedbackQueryResolvers,
-    ...feedbackQueryResolvers,
     ...ownerQueryResolvers,
     ...attorneyQueryResolvers,
     ...firmQueryResolvers,
@@ -58,7 +56,6 @@ export const resolvers = {
   },
   Mutation: {
     ...apiKeyMutationResolvers,
-    ...feedbackMutationResolvers,
     ...feedbackMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,

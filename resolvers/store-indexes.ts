@@ -8,7 +8,6 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.apiKeys, paths: ['secret_hash'], unique: true },
   { collection: COLLECTIONS.apiKeys, paths: ['organization_id'] },
   { collection: COLLECTIONS.feedback, paths: ['organization_id'] },
-  { collection: COLLECTIONS.feedback, paths: ['organization_id'] },
   { collection: COLLECTIONS.trademarkChanges, paths: ['trademark_id', 'version'] },
   { collection: COLLECTIONS.trademarkSources, paths: ['trademark_id', 'observed_at'] },
   { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id'] },
