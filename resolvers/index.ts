@@ -18,6 +18,7 @@ import { proceedingFieldResolvers } from './proceedings/fields';
 import { proceedingQueryResolvers } from './proceedings/queries';
 import { referenceQueryResolvers } from './reference/queries';
 import { suggestQueryResolvers } from './suggest/queries';
+import { analyticsQueryResolvers } from './analytics/offices';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
 import { trademarkSatelliteResolvers } from './trademarks/satellites';
@@ -46,6 +47,7 @@ export const resolvers = {
     ...referenceQueryResolvers,
     ...trademarkSatelliteResolvers,
     ...suggestQueryResolvers,
+    ...analyticsQueryResolvers,
     ...apiKeyQueryResolvers,
     ...feedbackQueryResolvers,
     ...ownerQueryResolvers,

@@ -10,10 +10,12 @@ import { deadlineRoutes } from './routes/deadlines';
 import { entityRoutes } from './routes/entities';
 import { firmRoutes } from './routes/firms';
 import { healthRoutes, type HealthDeps } from './routes/health';
+import { organizationRoutes } from './routes/organization';
 import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
 import { referenceRoutes } from './routes/reference';
 import { suggestRoutes } from './routes/suggest';
+import { analyticsRoutes } from './routes/analytics';
 import { trademarkSatelliteRoutes } from './routes/trademark-satellites';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
@@ -24,8 +26,9 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...suggestRoutes, ...apiKeyRoutes, ...feedbackRoutes];
+  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...suggestRoutes, ...analyticsRoutes, ...apiKeyRoutes, ...feedbackRoutes];
   routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
+  routes.push(...organizationRoutes);
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));
