@@ -25,7 +25,20 @@ export interface EmbeddedDocumentStoreOptions {
   feedCollections?: readonly string[];
   /** How long a write waits for another process's write lock before failing (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * For a one-off bulk load into empty collections (`marque seed`): this connection skips
+   * fsyncs, checkpoints the write-ahead log rarely, and drops the secondary indexes of each
+   * collection it finds empty, rebuilding them once at `close` from the loaded rows (an
+   * interrupted load leaves them to `ensureIndexes`, which every start runs). Other connections
+   * keep their durability; a crash mid-load can lose this connection's writes, which a seed redoes.
+   */
+  bulkLoad?: boolean;
 }
+
+/** WAL pages between checkpoints during a bulk load (about 256 MB instead of SQLite's 4 MB). */
+const BULK_LOAD_CHECKPOINT_PAGES = 65536;
+/** Page cache of a bulk-loading connection, in KiB: the primary-key B-trees of a million marks' history. */
+const BULK_LOAD_CACHE_KIB = 1024 * 1024;
 
 /** Statements are cached by SQL text; past this many distinct texts the cache starts over. */
 const STATEMENT_CACHE_LIMIT = 500;
@@ -42,13 +55,21 @@ class EmbeddedDocumentStore implements DocumentStore {
   private readonly createdTables = new Set<string>();
   private readonly feed: ChangeFeed;
   private readonly gate = new TransactionGate();
+  private readonly bulkLoad: boolean;
+  /** Bulk load: CREATE INDEX statements dropped from empty collections, run again at close. */
+  private readonly deferredIndexes = new Map<string, string>();
 
   constructor(options: EmbeddedDocumentStoreOptions) {
     this.db = new Database(options.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.
-    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
+    if (options.bulkLoad) {
+      this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_CHECKPOINT_PAGES}`);
+      this.db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+    }
+    this.bulkLoad = options.bulkLoad === true;
     this.feed = new ChangeFeed(this.db, options.feedCollections);
     const immediate = this.db.transaction((writes: () => unknown) => writes()).immediate;
     this.internals = {
@@ -77,6 +98,25 @@ class EmbeddedDocumentStore implements DocumentStore {
     if (this.createdTables.has(name)) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${name}" (_id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
     this.createdTables.add(name);
+    if (this.bulkLoad) this.deferIndexesOfEmpty(name);
+  }
+
+  private deferIndexesOfEmpty(name: string): void {
+    if (this.db.prepare(`SELECT 1 FROM "${name}" LIMIT 1`).get() !== undefined) return;
+    const indexes = this.db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+      .all(name) as Array<{ name: string; sql: string }>;
+    for (const index of indexes) {
+      this.db.exec(`DROP INDEX "${index.name}"`);
+      this.deferredIndexes.set(index.name, index.sql);
+    }
+  }
+
+  /** Rebuilds the indexes a bulk load dropped, unless another connection already did. */
+  private createDeferredIndexes(): void {
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?");
+    for (const [name, sql] of this.deferredIndexes) if (exists.get(name) === undefined) this.db.exec(sql);
+    this.deferredIndexes.clear();
   }
 
   /** One expression index per spec over `json_extract(doc, '$.path')`; useful for scalar paths only. */
@@ -134,6 +174,8 @@ class EmbeddedDocumentStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
+    await this.gate.waitOutside();
+    this.createDeferredIndexes();
     this.feed.close();
     this.db.close();
   }

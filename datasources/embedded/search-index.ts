@@ -17,13 +17,20 @@ import {
 } from '../ports';
 import { assertValidFilter, assertValidQuery, assertValidTermsField } from '../search-query-rules';
 import { searchSql, termsSql } from './search-index/query-sql';
-import { ensureTables, layoutFor, type IndexLayout } from './search-index/schema';
+import { ensureTables, ftsTables, layoutFor, secondaryIndexes, type IndexLayout } from './search-index/schema';
 import { createIndexWriter, type IndexWriter } from './search-index/writer';
 import type { SqlFragment } from './search-index/filter-sql';
 
 export interface EmbeddedSearchIndexOptions {
   /** Database file, or ':memory:'. */
   path: string;
+  /**
+   * For filling indexes from scratch in one go (`marque seed`): an index found empty by
+   * `ensureIndex` loses its B-tree indexes until its first query (or `close`), which builds each
+   * once from sorted data instead of updating it per document; FTS5 flushes larger segments;
+   * this connection skips fsyncs (a crash mid-load leaves an index to rebuild anyway).
+   */
+  bulkLoad?: boolean;
 }
 
 interface OpenIndex {
@@ -37,15 +44,28 @@ type Row = Record<string, string | number | null>;
 const STATEMENT_CACHE_SIZE = 500;
 /** Refresh planner statistics whenever an index has grown by this factor since the last time. */
 const STATISTICS_GROWTH_FACTOR = 2;
+/** FTS5 in-memory term buffer per table during a bulk load (SQLite's default is 1 MB). */
+const BULK_LOAD_FTS_HASH_BYTES = 64 * 1024 * 1024;
+const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
+/** Page cache of a bulk-loading connection, in KiB (the default connection uses 128 MiB). */
+const BULK_LOAD_CACHE_KIB = 512 * 1024;
+/** WAL pages between checkpoints during a bulk load (about 256 MB instead of SQLite's 4 MB). */
+const BULK_LOAD_CHECKPOINT_PAGES = 65536;
 
 export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): SearchIndex {
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -131072');
   db.pragma('temp_store = MEMORY');
+  if (options.bulkLoad) {
+    db.pragma(`wal_autocheckpoint = ${BULK_LOAD_CHECKPOINT_PAGES}`);
+    db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+  }
   const indexes = new Map<string, OpenIndex>();
+  /** Indexes loading in bulk whose B-tree indexes are still to be built. */
+  const deferred = new Set<string>();
   const statements = new Map<string, Database.Statement>();
   let sequenceAtLastStatistics = 0;
 
@@ -67,6 +87,31 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     const index = indexes.get(name);
     if (!index) throw new UnsupportedQueryError(`search index "${name}" was not ensured in this process`);
     return index;
+  }
+
+  /** An index about to be read: builds the B-tree indexes a bulk load deferred. */
+  function queryable(name: string): OpenIndex {
+    const index = opened(name);
+    if (deferred.delete(name)) {
+      secondaryIndexes(index.layout).forEach((secondary) => db.exec(secondary.create));
+      ftsTables(index.layout).forEach((table) => setFtsHashSize(table, DEFAULT_FTS_HASH_BYTES));
+      db.pragma('analysis_limit = 1000');
+      db.exec('ANALYZE');
+      statements.clear();
+    }
+    return index;
+  }
+
+  /** FTS5 keeps this setting in the table, so a bulk load puts the default back when done. */
+  function setFtsHashSize(table: string, bytes: number): void {
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${Math.trunc(bytes)})`);
+  }
+
+  function deferSecondaryIndexes(layout: IndexLayout): void {
+    if (db.prepare(`SELECT 1 FROM ${layout.mainTable} LIMIT 1`).get() !== undefined) return;
+    secondaryIndexes(layout).forEach((secondary) => db.exec(`DROP INDEX IF EXISTS ${secondary.name}`));
+    ftsTables(layout).forEach((table) => setFtsHashSize(table, BULK_LOAD_FTS_HASH_BYTES));
+    deferred.add(layout.definition.name);
   }
 
   /** Keeps the planner's statistics roughly current while a bulk load grows the tables. */
@@ -97,6 +142,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     async ensureIndex(definition: IndexDefinition): Promise<void> {
       const layout = layoutFor(definition);
       ensureTables(db, layout);
+      if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
       indexes.set(definition.name, { layout, writer: createIndexWriter(db, layout) });
     },
@@ -104,7 +150,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {
       const { writer } = opened(index);
       db.transaction(() => writer.upsert(docs))();
-      refreshStatisticsAfterGrowth(writer);
+      if (!deferred.has(index)) refreshStatisticsAfterGrowth(writer);
     },
 
     async remove(index: string, ids: readonly string[]): Promise<void> {
@@ -113,7 +159,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     },
 
     async search(query: SearchQuery): Promise<SearchResult> {
-      const { layout, writer } = opened(query.index);
+      const { layout, writer } = queryable(query.index);
       assertValidQuery(layout.definition, query);
       const snapshot = query.snapshot ?? writer.currentSequence();
       const sql = searchSql(layout, query, snapshot);
@@ -129,7 +175,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     },
 
     async terms(index: string, field: string, filters: readonly SearchFilter[], size: number): Promise<TermCount[]> {
-      const { layout } = opened(index);
+      const { layout } = queryable(index);
       assertValidTermsField(layout.definition, field);
       filters.forEach((filter) => assertValidFilter(layout.definition, filter));
       return rows(termsSql(layout, field, filters, size)).map((row) => ({
@@ -147,6 +193,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     },
 
     async close(): Promise<void> {
+      [...deferred].forEach(queryable);
       db.close();
     },
   };

@@ -54,27 +54,40 @@ export function layoutFor(definition: IndexDefinition): IndexLayout {
   };
 }
 
-function creationStatements(layout: IndexLayout): string[] {
+/** The FTS5 tables of an index (none when it has no text fields). */
+export function ftsTables(layout: IndexLayout): string[] {
+  return layout.textFields.length > 0 ? [layout.substringTable, layout.wordTable] : [];
+}
+
+/** The B-tree indexes of an index's tables: on the main table's columns and the side tables' values. */
+export function secondaryIndexes(layout: IndexLayout): Array<{ name: string; create: string }> {
   const { definition, mainTable } = layout;
-  const columns = layout.scalarFields.map((name) => `${name} ${COLUMN_TYPES[definition.fields[name]!.kind]}`);
-  const statements = [
-    `CREATE TABLE ${mainTable} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE${columns.map((c) => `, ${c}`).join('')})`,
-  ];
+  const indexes: Array<{ name: string; create: string }> = [];
   for (const name of layout.scalarFields) {
     const spec = definition.fields[name]!;
     // Booleans split the table in two halves; an index on them would only mislead the planner.
     if (spec.kind === 'boolean') continue;
     // Sortable columns carry the id tiebreaker so `ORDER BY field, id` reads the index in order.
     const indexed = spec.sortable ? `${name}, id` : name;
-    statements.push(`CREATE INDEX ${mainTable}_${name} ON ${mainTable} (${indexed})`);
+    indexes.push({ name: `${mainTable}_${name}`, create: `CREATE INDEX IF NOT EXISTS ${mainTable}_${name} ON ${mainTable} (${indexed})` });
   }
   for (const name of layout.arrayFields) {
     const side = layout.sideTable(name);
+    indexes.push({ name: `${side}_value`, create: `CREATE INDEX IF NOT EXISTS ${side}_value ON ${side} (value, doc_seq)` });
+  }
+  return indexes;
+}
+
+function creationStatements(layout: IndexLayout): string[] {
+  const { definition, mainTable } = layout;
+  const columns = layout.scalarFields.map((name) => `${name} ${COLUMN_TYPES[definition.fields[name]!.kind]}`);
+  const statements = [
+    `CREATE TABLE ${mainTable} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE${columns.map((c) => `, ${c}`).join('')})`,
+  ];
+  for (const name of layout.arrayFields) {
+    const side = layout.sideTable(name);
     const valueType = COLUMN_TYPES[definition.fields[name]!.kind];
-    statements.push(
-      `CREATE TABLE ${side} (doc_seq INTEGER NOT NULL, value ${valueType} NOT NULL, PRIMARY KEY (doc_seq, value)) WITHOUT ROWID`,
-      `CREATE INDEX ${side}_value ON ${side} (value, doc_seq)`,
-    );
+    statements.push(`CREATE TABLE ${side} (doc_seq INTEGER NOT NULL, value ${valueType} NOT NULL, PRIMARY KEY (doc_seq, value)) WITHOUT ROWID`);
   }
   if (layout.textFields.length > 0) {
     const ftsColumns = layout.textFields.join(', ');
@@ -85,7 +98,7 @@ function creationStatements(layout: IndexLayout): string[] {
         `tokenize='unicode61 remove_diacritics 2', prefix='1 2', detail='column', content='', contentless_delete=1)`,
     );
   }
-  return statements;
+  return [...statements, ...secondaryIndexes(layout).map((index) => index.create)];
 }
 
 function dropStatements(layout: IndexLayout): string[] {
@@ -108,7 +121,11 @@ export function ensureTables(db: Database.Database, layout: IndexLayout): void {
   const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
     | { definition: string }
     | undefined;
-  if (row?.definition === wanted) return;
+  if (row?.definition === wanted) {
+    // Recreates indexes a bulk load dropped and could not rebuild (it was interrupted).
+    secondaryIndexes(layout).forEach((index) => db.exec(index.create));
+    return;
+  }
   db.transaction(() => {
     if (row) {
       const previous = layoutFor(JSON.parse(row.definition) as IndexDefinition);

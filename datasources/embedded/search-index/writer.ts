@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexDocument } from '../../ports';
 import { assertValidDocument } from '../../search-query-rules';
-import type { IndexLayout } from './schema';
+import { ftsTables, type IndexLayout } from './schema';
 
 type SqlValue = string | number | null;
 
@@ -48,9 +48,8 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
     clear: db.prepare(`DELETE FROM ${layout.sideTable(field)} WHERE doc_seq = ?`),
     add: db.prepare(`INSERT OR IGNORE INTO ${layout.sideTable(field)} (doc_seq, value) VALUES (?, ?)`),
   }));
-  const ftsTables = textFields.length > 0 ? [layout.substringTable, layout.wordTable] : [];
   const ftsColumns = ['rowid', ...textFields];
-  const ftsStatements = ftsTables.map((table) => ({
+  const ftsStatements = ftsTables(layout).map((table) => ({
     insert: db.prepare(`INSERT INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`),
     replace: db.prepare(
       `INSERT OR REPLACE INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`,
@@ -62,7 +61,13 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
     return (sequence.get(mainTable) as number | undefined) ?? 0;
   }
 
+  /**
+   * Rows first, FTS after, each FTS table in one run: an insert into the main table opens a
+   * statement savepoint, and FTS5 flushes its pending terms to a new segment at every savepoint,
+   * so interleaving the two would write (and later merge) one tiny segment per document.
+   */
   function upsert(docs: readonly IndexDocument[]): void {
+    const ftsRows: Array<{ seq: number; isNew: boolean; texts: Array<string | null> }> = [];
     for (const doc of docs) {
       assertValidDocument(layout.definition, doc);
       const scalars = scalarFields.map((field) => {
@@ -77,8 +82,10 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
         if (!isNew) side.clear.run(seq);
         for (const value of listOf(doc[side.field])) side.add.run(seq, toSqlValue(value));
       }
-      const texts = textFields.map((field) => textOf(doc[field]));
-      for (const fts of ftsStatements) (isNew ? fts.insert : fts.replace).run(seq, ...texts);
+      ftsRows.push({ seq, isNew, texts: textFields.map((field) => textOf(doc[field])) });
+    }
+    for (const fts of ftsStatements) {
+      for (const row of ftsRows) (row.isNew ? fts.insert : fts.replace).run(row.seq, ...row.texts);
     }
   }
 
