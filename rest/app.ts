@@ -124,7 +124,8 @@ function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
   if (request.exchange) request.exchange.error = { type: error.type, detail: error.detail };
-  if (error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
+  // Spec (Limits → Headers): Retry-After only on 429; other retryable errors carry retry_after in the body.
+  if (error.status === 429 && error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')

@@ -125,7 +125,9 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
   async function guarded<T>(operation: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ReplyDeadlineError(`no reply within ${timeoutMs} ms`)), timeoutMs);
+      // The rejection waits one setImmediate: after a long synchronous stretch the timer can fire
+      // before the poll phase has delivered a reply that arrived meanwhile; this lets it win.
+      timer = setTimeout(() => setImmediate(() => reject(new ReplyDeadlineError(`no reply within ${timeoutMs} ms`))), timeoutMs);
     });
     try {
       return await Promise.race([operation(), deadline]);
