@@ -69,7 +69,11 @@ export const firmRoutes: readonly RouteDef[] = [
     envelope: 'single',
     response: firmDetailSchema,
     errors: [400, 404, 410],
-    variables: ({ path, query }) => ({ id: path.id, include: query.include }),
+    variables: ({ path, query }) => {
+      const include = Array.isArray(query.include) ? query.include : [];
+      // Members not asked for are left out of the selection (absent, not null).
+      return { id: path.id, include: query.include, include_stats: include.includes('stats'), include_attorneys: include.includes('attorneys') };
+    },
   },
   {
     ...partyRouteBase,

@@ -1,7 +1,7 @@
 /**
  * Response shapes of the owner, attorney, firm and entity endpoints.
  */
-import { arrayOf, constant, date, int, nullableBool, nullableDate, nullableNum, nullableStr, object, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, constant, date, int, bool, nullableDate, nullableNum, nullableStr, object, str, timestamp, type JsonSchema } from './json-schema';
 
 const company = object({
   source: str('Where the listing or LEI match comes from.'),
@@ -117,22 +117,23 @@ const firmStatsSchema = object(
     abandoned_count: int('Marks abandoned or withdrawn.'),
     registration_rate: nullableNum('registered_count over all marks (each designation counted).'),
   },
-  'Present with include=stats, otherwise null.',
-  true,
+  'Present only with include=stats.',
 );
 
-export const firmDetailSchema: JsonSchema = object(
+const firmDetailObject = object(
   {
     ...firmCore,
     aliases: arrayOf(object({ name: str(), type: str(), source_office: nullableStr() })),
     registration_rate: nullableNum('Share of marks that reached registration; null without marks.'),
     stats: firmStatsSchema,
-    attorneys: { ...arrayOf(attorneySchema), type: ['array', 'null'], description: 'With include=attorneys: the first 20 attorneys by name; otherwise null.' },
-    attorneys_has_more: nullableBool('With include=attorneys: whether GET /v1/firms/{id}/attorneys has more; otherwise null.'),
+    attorneys: arrayOf(attorneySchema, 'Present only with include=attorneys: the first 20 attorneys by name.'),
+    attorneys_has_more: bool('Present only with include=attorneys: whether GET /v1/firms/{id}/attorneys has more.'),
     updated_at: timestamp(),
   },
   'Firm record.',
 );
+
+export const firmDetailSchema: JsonSchema = { ...firmDetailObject, required: (firmDetailObject.required ?? []).filter((key) => !['stats', 'attorneys', 'attorneys_has_more'].includes(key)) };
 
 const entityCore = {
   id: str('ent_...'),

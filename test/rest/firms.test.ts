@@ -115,7 +115,7 @@ describe('REST: firms', function () {
     const expected = expectedFirm(catalog, firm._id);
     const plain = await body<Record<string, unknown>>(await app.get(`/v1/firms/${firm._id}`));
     expect(plain).to.include({ id: firm._id, object: 'firm', name: firm.name, attorney_count: expected.attorney_count, trademark_count: expected.trademark_count, registration_rate: expected.registration_rate });
-    expect(plain.stats).to.equal(null);
+    expect(plain, 'spec: stats and attorneys appear only when included').not.to.have.any.keys('stats', 'attorneys', 'attorneys_has_more');
     expect(plain.request_id).to.match(/^req_/);
     const full = await body<Record<string, unknown> & { attorneys: Array<{ id: string }>; attorneys_has_more: boolean }>(await app.get(`/v1/firms/${firm._id}?include=stats,attorneys`));
     expect(full.stats).to.deep.equal({
