@@ -11,7 +11,7 @@ import { parseId } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
 import { requireTrademark } from '../trademarks/load';
-import { MAX_PAGE_SIZE, TOTAL_COUNT_CAP } from '../trademarks/search';
+import { searchIdPage } from '../search-page';
 import { hasAnyProceedingFilter, toProceedingSearch, type ProceedingFilterInput } from './filter';
 
 export const PROCEEDING_SORTS = ['-filed_date', 'filed_date', '-decided_date', 'decided_date'] as const;
@@ -34,33 +34,21 @@ function proceedingSort(sort: string | null | undefined): SearchSort[] {
 }
 
 async function pageOfProceedings(args: PageArgs, filters: SearchFilter[], q: string | undefined, binding: Record<string, unknown>, ctx: RequestContext) {
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  const sort = proceedingSort(args.sort);
-  const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
-  const includeTotal = args.include_total === true;
-  const result = await ctx.services.search.search({
-    index: PROCEEDING_INDEX.name,
-    text: q,
-    textFields: q === undefined ? undefined : ['party_names'],
-    filters,
-    sort,
-    searchAfter: position?.after,
-    snapshot: position?.snapshot,
-    limit: limit + 1,
-    countUpTo: includeTotal ? TOTAL_COUNT_CAP : undefined,
-  });
-  const hits = result.hits.slice(0, limit);
-  const hasMore = result.hits.length > limit;
-  const data = await loadPresent(ctx.loaders.proceedings, hits.map((hit) => hit.id));
-  const last = hits[hits.length - 1];
-  const cursor = hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: result.snapshot, after: last.sortValues }) : null;
-  const total = includeTotal ? result.total : undefined;
-  return {
-    data,
-    has_more: hasMore,
-    pagination: total ? { cursor, total_count: total.value, total_count_approximate: total.approximate } : { cursor },
-  };
+  const page = await searchIdPage(
+    {
+      index: PROCEEDING_INDEX.name,
+      binding,
+      text: q,
+      textFields: q === undefined ? undefined : ['party_names'],
+      filters,
+      sort: proceedingSort(args.sort),
+      limit: args.limit,
+      cursor: args.cursor,
+      include_total: args.include_total,
+    },
+    ctx,
+  );
+  return { data: await loadPresent(ctx.loaders.proceedings, page.ids), has_more: page.has_more, pagination: page.pagination };
 }
 
 async function listProceedings(args: ProceedingListArgs, ctx: RequestContext) {

@@ -9,6 +9,7 @@ import type { TrademarkDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
 import { entityScopeFilters } from '../entities/scope';
 import { loadPresent } from '../loaders';
+import { searchIdPage, type Pagination } from '../search-page';
 import { hasAnyFilter, toSearchFilters, type TrademarkFilterInput } from './filter';
 
 /** Spec: sort fields for GET/POST /v1/trademarks. */
@@ -24,9 +25,7 @@ export const TRADEMARK_SORT_FIELDS = [
   'jurisdiction_code',
 ] as const;
 
-/** Totals above this are reported as approximate (spec: 10,000 cap on deep search). */
-export const TOTAL_COUNT_CAP = 10_000;
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE, TOTAL_COUNT_CAP } from '../search-page';
 
 export interface TrademarkSearchArgs {
   filter?: TrademarkFilterInput | null;
@@ -40,7 +39,7 @@ export interface TrademarkSearchArgs {
 export interface TrademarkSearchPage {
   data: TrademarkDoc[];
   has_more: boolean;
-  pagination: { cursor: string | null; total_count?: number; total_count_approximate?: boolean };
+  pagination: Pagination;
   search_meta: { total_results: number | null; total_count_exact: boolean | null; total_count_approximate: boolean | null };
 }
 
@@ -76,44 +75,26 @@ export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestCo
   if (scope.requireFilter && q === undefined && !hasAnyFilter(filter)) {
     throw invalid('filter', 'at least one filter or q is required; unscoped lists are not offered');
   }
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-
   const { filters, ownerName } = toSearchFilters({ ...filter, ...scope.filters });
   filters.push(...(await entityScopeFilters({ ...filter, ...scope.filters }, ctx)));
   if (ownerName !== null) filters.push({ field: 'owner_names', op: 'match', text: ownerName });
   const sort = trademarkSort(args.sort, q !== undefined, scope.sortFields);
 
   const binding = { list: scope.listName, filter, q: q ?? null, sort: args.sort ?? null };
-  const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
-  const includeTotal = args.include_total === true;
-
-  const result = await ctx.services.search.search({
-    index: TRADEMARK_INDEX.name,
-    text: q,
-    filters,
-    sort,
-    searchAfter: position?.after,
-    snapshot: position?.snapshot,
-    limit: limit + 1,
-    countUpTo: includeTotal ? TOTAL_COUNT_CAP : undefined,
-  });
-  const pageHits = result.hits.slice(0, limit);
-  const hasMore = result.hits.length > limit;
-  // Records deleted since indexing are skipped silently (spec: a page may hold fewer than limit).
-  const data = await loadPresent(ctx.loaders.trademarks, pageHits.map((hit) => hit.id));
-  const last = pageHits[pageHits.length - 1];
-  const cursor = hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: result.snapshot, after: last.sortValues }) : null;
-
-  const total = includeTotal ? result.total : undefined;
+  const page = await searchIdPage(
+    { index: TRADEMARK_INDEX.name, binding, text: q, filters, sort, limit: args.limit, cursor: args.cursor, include_total: args.include_total },
+    ctx,
+  );
+  const data = await loadPresent(ctx.loaders.trademarks, page.ids);
+  const { total_count, total_count_approximate } = page.pagination;
   return {
     data,
-    has_more: hasMore,
-    pagination: total ? { cursor, total_count: total.value, total_count_approximate: total.approximate } : { cursor },
+    has_more: page.has_more,
+    pagination: page.pagination,
     search_meta: {
-      total_results: total?.value ?? null,
-      total_count_exact: total ? !total.approximate : null,
-      total_count_approximate: total?.approximate ?? null,
+      total_results: total_count ?? null,
+      total_count_exact: total_count_approximate === undefined ? null : !total_count_approximate,
+      total_count_approximate: total_count_approximate ?? null,
     },
   };
 }

@@ -1,0 +1,67 @@
+/**
+ * One page of any SearchIndex list: the query under a pinned snapshot, keyset paging in a signed
+ * cursor bound to the list and its arguments, and an optional capped total. Returns IDs; callers
+ * load the records through their DataLoaders (deleted records drop out silently).
+ */
+import type { SearchFilter, SearchSort } from '../datasources/ports';
+import { invalid } from '../domain/errors';
+import type { RequestContext } from './context';
+
+/** Totals above this are reported as approximate (spec: 10,000 cap on deep search). */
+export const TOTAL_COUNT_CAP = 10_000;
+export const MAX_PAGE_SIZE = 100;
+
+export interface SearchPageQuery {
+  index: string;
+  /** Identifies the list and everything that shapes it (filters, sort, parent ID) in cursors. */
+  binding: Record<string, unknown>;
+  text?: string;
+  textFields?: readonly string[];
+  filters: readonly SearchFilter[];
+  sort: readonly SearchSort[];
+  limit?: number | null;
+  maxLimit?: number;
+  cursor?: string | null;
+  include_total?: boolean | null;
+}
+
+export interface Pagination {
+  cursor: string | null;
+  total_count?: number;
+  total_count_approximate?: boolean;
+}
+
+export interface IdPage {
+  ids: string[];
+  has_more: boolean;
+  pagination: Pagination;
+}
+
+export async function searchIdPage(query: SearchPageQuery, ctx: RequestContext): Promise<IdPage> {
+  const maxLimit = query.maxLimit ?? MAX_PAGE_SIZE;
+  const limit = query.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw invalid('limit', `must be an integer from 1 to ${maxLimit}`);
+  const position = query.cursor ? ctx.services.cursors.decode(query.cursor, query.binding) : null;
+  const includeTotal = query.include_total === true;
+  const result = await ctx.services.search.search({
+    index: query.index,
+    text: query.text,
+    textFields: query.textFields,
+    filters: query.filters,
+    sort: query.sort,
+    searchAfter: position?.after,
+    snapshot: position?.snapshot,
+    limit: limit + 1,
+    countUpTo: includeTotal ? TOTAL_COUNT_CAP : undefined,
+  });
+  const hits = result.hits.slice(0, limit);
+  const hasMore = result.hits.length > limit;
+  const last = hits[hits.length - 1];
+  const cursor = hasMore && last ? ctx.services.cursors.encode(query.binding, { snapshot: result.snapshot, after: last.sortValues }) : null;
+  const total = includeTotal ? result.total : undefined;
+  return {
+    ids: hits.map((hit) => hit.id),
+    has_more: hasMore,
+    pagination: total ? { cursor, total_count: total.value, total_count_approximate: total.approximate } : { cursor },
+  };
+}
