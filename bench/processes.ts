@@ -1,0 +1,74 @@
+/**
+ * Child processes of the benchmark: each server runs in its own Node process (the load comes from
+ * the harness process), is started with TypeScript transpiled on load, and is stopped by its id.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const PROJECT_ROOT = join(__dirname, '..');
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A port free at the moment of asking (the child binds it right after). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a TypeScript entry (or `-e` code) with ts-node's transpile-only hook. */
+export function nodeArgs(entry: string[], extraNodeArgs: readonly string[] = []): string[] {
+  return [...extraNodeArgs, '-r', 'ts-node/register/transpile-only', ...entry];
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, probeUrl: string, baseUrl: string): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilAnswering(probeUrl, child, 120_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name, process: child, url: baseUrl, stop };
+}
+
+/** Resident set size of a process in bytes (Linux /proc). */
+export function residentBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
