@@ -11,8 +11,11 @@ import { COLLECTIONS } from '../domain/records';
 import { CUSTOMER_SCOPES } from '../domain/scopes';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization } from '../resolvers/accounts/organizations';
+import { TRADEMARK_INDEX } from '../datasources/index-definitions';
 import { SearchIndexer } from '../workers/indexer';
+import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
 import { seedStore } from '../workers/ingest/seed';
+import { PROJECTIONS } from '../workers/projections';
 import type { Adapters } from './compose';
 import type { Config } from './config';
 
@@ -23,7 +26,9 @@ export async function isEmptyStore(store: DocumentStore): Promise<boolean> {
 export interface SeedReport {
   marks: number;
   seconds: number;
+  /** Until every mark was in the store (and, on the embedded default, mostly indexed too). */
   storeSeconds: number;
+  /** Until every index was complete. */
   indexSeconds: number;
 }
 
@@ -32,42 +37,55 @@ export interface SeedReport {
  * store writes no change feed (the rebuild that follows indexes everything) and both defer their
  * B-tree indexes to the end. MongoDB and Elasticsearch are used as configured.
  */
-function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStore; search: SearchIndex } {
+function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStore; search: SearchIndex; files: IndexThreadFiles | null } {
+  const files = { storePath: join(config.dataDir, 'marque.sqlite'), searchPath: join(config.dataDir, 'search.sqlite') };
   return {
-    store: config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: [], bulkLoad: true }),
-    search: config.elasticsearchUrl ? adapters.search : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite'), bulkLoad: true }),
+    store: config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: files.storePath, feedCollections: [], bulkLoad: true }),
+    search: config.elasticsearchUrl ? adapters.search : createEmbeddedSearchIndex({ path: files.searchPath, bulkLoad: true }),
+    files: config.mongodbUrl || config.elasticsearchUrl ? null : files,
   };
 }
 
-/** Seeds `marks` marks into an empty store and indexes them, printing progress to stderr. */
+/**
+ * Seeds `marks` marks into an empty store and indexes them, printing progress to stderr. On the
+ * embedded default a worker thread indexes the marks while they are written; the other indexes
+ * (proceedings, parties) follow from the store.
+ */
 export async function seedAndIndex(config: Config, adapters: Adapters, marks: number, seed: number, progress: (line: string) => void): Promise<SeedReport> {
   const started = Date.now();
   const labelStarted = new Map<string, number>();
-  let lastShown = 0;
-  const show = (label: string, done: number, total: number) => {
+  const lastShown = new Map<string, number>();
+  const show = (label: string, done: number, total: number | null) => {
     if (!labelStarted.has(label)) labelStarted.set(label, Date.now());
-    if (Date.now() - lastShown < 1000 && done < total) return;
-    lastShown = Date.now();
+    if (Date.now() - (lastShown.get(label) ?? 0) < 2000 && done !== total) return;
+    lastShown.set(label, Date.now());
     const rate = Math.round(done / Math.max((Date.now() - labelStarted.get(label)!) / 1000, 0.001));
-    progress(`${label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} (${rate.toLocaleString('en-US')}/s)`);
+    progress(`${label}: ${done.toLocaleString('en-US')}${total === null ? '' : ` / ${total.toLocaleString('en-US')}`} (${rate.toLocaleString('en-US')}/s)`);
   };
   const bulk = openBulkLoad(config, adapters);
+  const thread = bulk.files ? startIndexThread(bulk.files, (done) => show('indexed trademarks', done, marks)) : null;
   try {
-    await seedStore(bulk.store, { marks, seed, onProgress: (done, total) => show('stored marks', done, total) });
+    await seedStore(bulk.store, { marks, seed, onProgress: (done, total) => show('stored marks', done, total), onTrademarks: thread ? (docs) => thread.index(docs) : undefined });
   } finally {
     if (bulk.store !== adapters.store) await bulk.store.close();
   }
   const storeSeconds = (Date.now() - started) / 1000;
-  const indexStarted = Date.now();
   try {
-    const indexer = new SearchIndexer(adapters.store, bulk.search);
+    if (thread) {
+      progress('building the trademark index…');
+      await thread.finish();
+    }
+    const projections = thread ? PROJECTIONS.filter((projection) => projection.index.name !== TRADEMARK_INDEX.name) : PROJECTIONS;
+    const indexer = new SearchIndexer(adapters.store, bulk.search, undefined, projections);
+    // Party projections count marks in the trademark index, so this connection opens it too.
+    await bulk.search.ensureIndex(TRADEMARK_INDEX);
     await indexer.ensureIndexes();
-    await indexer.rebuild((index, done) => show(`indexed ${index}`, done, index === 'trademarks' ? marks : done));
+    await indexer.rebuild((index, done) => show(`indexed ${index}`, done, index === TRADEMARK_INDEX.name ? marks : null));
     progress('building search indexes…');
   } finally {
     if (bulk.search !== adapters.search) await bulk.search.close();
   }
-  return { marks, seconds: (Date.now() - started) / 1000, storeSeconds, indexSeconds: (Date.now() - indexStarted) / 1000 };
+  return { marks, seconds: (Date.now() - started) / 1000, storeSeconds, indexSeconds: (Date.now() - started) / 1000 };
 }
 
 export async function createDemoAccount(store: DocumentStore, dataDir: string): Promise<string> {

@@ -95,8 +95,10 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     if (deferred.delete(name)) {
       secondaryIndexes(index.layout).forEach((secondary) => db.exec(secondary.create));
       ftsTables(index.layout).forEach((table) => setFtsHashSize(table, DEFAULT_FTS_HASH_BYTES));
-      db.pragma('analysis_limit = 1000');
-      db.exec('ANALYZE');
+      // Exact statistics (a few seconds per million documents): sampled ones misjudge the
+      // low-cardinality keyword columns, and the planner then filters by the wrong index.
+      db.pragma('analysis_limit = 0');
+      [index.layout.mainTable, ...index.layout.arrayFields.map(index.layout.sideTable)].forEach((table) => db.exec(`ANALYZE ${table}`));
       statements.clear();
     }
     return index;
@@ -144,7 +146,10 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
       ensureTables(db, layout);
       if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
-      indexes.set(definition.name, { layout, writer: createIndexWriter(db, layout) });
+      const writer = createIndexWriter(db, layout);
+      // An index opened already grown has its statistics; refresh them only once it grows again.
+      sequenceAtLastStatistics = Math.max(sequenceAtLastStatistics, writer.currentSequence());
+      indexes.set(definition.name, { layout, writer });
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -3,6 +3,7 @@
  * collection in batches of about 1,000 documents, holding only one chunk of marks in memory.
  */
 import type { DocumentStore, StoredDocument } from '../../datasources/ports';
+import type { TrademarkDoc } from '../../domain/records';
 import { CatalogCollection, generateCatalog } from './generator';
 
 export interface SeedOptions {
@@ -10,6 +11,8 @@ export interface SeedOptions {
   seed: number;
   /** Called after each chunk of marks is written: marks written so far, marks requested. */
   onProgress?: (done: number, total: number) => void;
+  /** Called with each batch of marks once written (the seed waits for it: backpressure). */
+  onTrademarks?: (docs: readonly TrademarkDoc[]) => void | Promise<void>;
 }
 
 export interface SeedSummary {
@@ -44,7 +47,10 @@ export async function seedStore(store: DocumentStore, options: SeedOptions): Pro
     const docs: readonly StoredDocument[] = batch.docs;
     await store.collection(batch.collection).insertMany(docs);
     counts[batch.collection] += docs.length;
-    if (batch.collection === 'trademarks') progressDue = batch.marksDone;
+    if (batch.collection === 'trademarks') {
+      progressDue = batch.marksDone;
+      await options.onTrademarks?.(batch.docs);
+    }
   }
   if (progressDue !== null) options.onProgress?.(progressDue, options.marks);
   return { marks: options.marks, seed: options.seed, counts, durationMs: Date.now() - started };
