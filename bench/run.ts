@@ -114,6 +114,14 @@ async function main(): Promise<void> {
     const batch = await run(`batch of ${BATCH_IDS}`, base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, pid }));
     const deadlines = await run(`deadlines, ${DEADLINE_ITEMS} items`, base({ url: server.url, method: 'POST', paths: ['/v1/deadlines/compute'], bodies: [computeRequestBody(mixedItems(DEADLINE_ITEMS))], headers: auth, pid }));
 
+    // The same requests one at a time: latency without queueing behind other connections.
+    const single = { connections: 1 };
+    const latency = {
+      searchText: await run('search with q, 1 connection', base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, ...single })),
+      searchFilters: await run('search without q, 1 connection', base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, ...single })),
+      batch: await run(`batch of ${BATCH_IDS}, 1 connection`, base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, ...single })),
+    };
+
     const figures: Figures = {
       startedAt,
       settings: { marks: settings.marks, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, profile: settings.profile },
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
       searchFilters,
       batch,
       deadlines,
+      latency,
       rssAtRest,
       rssUnderLoad: Math.max(...[detail.full, searchText, searchFilters, batch, deadlines].map((r) => r.peakRssBytes ?? 0)),
     };

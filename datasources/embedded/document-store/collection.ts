@@ -56,9 +56,11 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const where = this.where(parseFilter(filter));
+    // One look at the array paths per query: each look asks SQLite whether another process wrote.
+    const isArrayPath = this.isArrayPath();
+    const where = compileFilter(parseFilter(filter), isArrayPath);
     validatePaging(options.limit, options.skip);
-    const order = compileSort(parseSort(options.sort), this.isArrayPath());
+    const order = compileSort(parseSort(options.sort), isArrayPath);
     // MongoDB reads limit 0 as "no limit"; SQLite spells that -1.
     const limit = options.limit ? options.limit : -1;
     await this.store.gate.waitOutside();
