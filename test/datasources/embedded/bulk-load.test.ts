@@ -99,7 +99,7 @@ describe('embedded adapters in bulk-load mode', () => {
       expect(declared).to.have.length(1);
 
       const bulk = createEmbeddedDocumentStore({ path, feedCollections: [], bulkLoad: true });
-      await bulk.collection('events').insertMany([
+      await bulk.collection<{ _id: string; trademark_id: string }>('events').insertMany([
         { _id: 'e1', trademark_id: 'tm_1' },
         { _id: 'e2', trademark_id: 'tm_2' },
       ]);
