@@ -113,8 +113,12 @@ export interface ChangeEvent {
 }
 
 export interface ChangeBatch {
+  /** May be empty while `position` moved: the changes read all belonged to other collections. */
   events: ChangeEvent[];
-  /** Position to resume after; equals the input position when there was nothing new. */
+  /**
+   * Position to resume after: past every change read, including those a collection filter left
+   * out; equals the input position only when there was nothing new at all.
+   */
   position: string | null;
 }
 

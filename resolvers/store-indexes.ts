@@ -10,7 +10,6 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.feedback, paths: ['organization_id'] },
   { collection: COLLECTIONS.trademarkChanges, paths: ['trademark_id', 'version'] },
   { collection: COLLECTIONS.trademarkSources, paths: ['trademark_id', 'observed_at'] },
-  { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id'] },
   { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id', 'event_date'] },
   { collection: COLLECTIONS.trademarks, paths: ['series_id'] },
   { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },

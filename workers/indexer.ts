@@ -25,6 +25,8 @@ function watchedCollections(projections: readonly IndexProjection[]): string[] {
 export class SearchIndexer {
   private stopped = true;
   private loop: Promise<void> | null = null;
+  /** Feed position read up to; undefined until loaded from the checkpoint. */
+  private position: string | null | undefined = undefined;
   private readonly collections: string[];
 
   constructor(
@@ -80,10 +82,15 @@ export class SearchIndexer {
    */
   async catchUp(batchSize = 1000): Promise<number> {
     let total = 0;
+    if (this.position === undefined) this.position = (await this.checkpoints.findOne({ _id: CHECKPOINT_ID }))?.position ?? null;
     for (;;) {
-      const checkpoint = await this.checkpoints.findOne({ _id: CHECKPOINT_ID });
-      const batch = await this.store.readChanges(checkpoint?.position ?? null, batchSize, this.collections);
-      if (batch.events.length === 0) return total;
+      const batch = await this.store.readChanges(this.position, batchSize, this.collections);
+      if (batch.position === this.position) return total;
+      this.position = batch.position;
+      // Only applied work is checkpointed: a batch of other collections' changes just moves the
+      // position in memory (persisting it would itself be a change, where the checkpoint
+      // collection is fed, and wake the loop forever). After a restart those are read once more.
+      if (batch.events.length === 0) continue;
       total += batch.events.length;
       for (const projection of this.projections) await this.apply(projection, batch.events);
       await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position: batch.position });
@@ -110,6 +117,7 @@ export class SearchIndexer {
       }
     }
     await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position });
+    this.position = position;
   }
 
   /** Runs `catchUp` whenever the store reports writes, until `stop`. */
@@ -120,8 +128,7 @@ export class SearchIndexer {
       while (!this.stopped) {
         try {
           await this.catchUp();
-          const checkpoint = await this.checkpoints.findOne({ _id: CHECKPOINT_ID });
-          await this.store.waitForChanges(checkpoint?.position ?? null, 1000);
+          await this.store.waitForChanges(this.position ?? null, 1000);
         } catch (error) {
           this.onError(error);
           await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -122,7 +122,10 @@ class MongoDocumentStore implements DocumentStore {
         const event = toEvent(change);
         if (event) events.push(event);
       }
-      return { events, position: events.length > 0 ? events[events.length - 1]!.position : after };
+      // The stream's resume token moves past changes its collection filter left out too.
+      const token = stream.resumeToken;
+      const position = token ? JSON.stringify(token) : events.length > 0 ? events[events.length - 1]!.position : after;
+      return { events, position };
     } finally {
       await stream.close();
     }

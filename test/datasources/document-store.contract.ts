@@ -376,6 +376,19 @@ export function describeDocumentStoreContract(
         expect(batch.events.map((event) => event.documentId)).to.deep.equal(['o1', 'o2']);
       });
 
+      it('moves the position past changes a collection filter leaves out', async function () {
+        const start = await store.latestPosition();
+        await store.collection<Item>('two').insertOne({ _id: 't2' });
+        await store.collection<Item>('two').insertOne({ _id: 't3' });
+        const skipped = await store.readChanges(start, 10, ['one']);
+        expect(skipped.events).to.deep.equal([]);
+        expect(skipped.position).not.to.equal(start);
+        await store.collection<Item>('one').insertOne({ _id: 'o3' });
+        const next = await store.readChanges(skipped.position, 10, ['one']);
+        expect(next.events.map((event) => event.documentId)).to.deep.equal(['o3']);
+        expect((await store.readChanges(next.position, 10, ['one'])).position).to.equal(next.position);
+      });
+
       it('commits a transaction with its change rows together', async function () {
         const start = await store.latestPosition();
         const result = await store.transaction(async () => {

@@ -57,4 +57,18 @@ describe('workers/indexer: the search index follows the store', function () {
     expect(hits).to.include(mark._id);
     expect(hits.length).to.equal(await store.collection(COLLECTIONS.trademarks).countDocuments({ owner_ids: ownerId }));
   });
+
+  it('moves past changes of collections no index watches, without re-reading them', async () => {
+    await store.collection('unwatched_notes').insertOne({ _id: 'n1' });
+    await store.collection('unwatched_notes').insertOne({ _id: 'n2' });
+    const before = await store.latestPosition();
+    expect(await indexer.catchUp()).to.equal(0);
+    expect(await store.latestPosition(), 'reading other collections writes nothing').to.equal(before);
+    expect(await indexer.catchUp(), 'and they are not read again').to.equal(0);
+    const mark = (await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({})) as TrademarkDoc;
+    await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).updateOne({ _id: mark._id }, { $set: { office_code: 'QQ' } });
+    expect(await indexer.catchUp()).to.equal(1);
+    expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'QQ' }])).to.deep.equal([mark._id]);
+  });
 });
+

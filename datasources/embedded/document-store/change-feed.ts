@@ -16,12 +16,14 @@ interface ChangeRow {
   document_id: string;
   document: string | null;
   occurred_at: string;
+  /** Filtered reads only: 0 for a change of a collection the reader did not ask for. */
+  wanted?: number;
 }
 
 export class ChangeFeed {
   private readonly appendRow: Statement<[string, ChangeOperation, string, string | null, string]>;
   private readonly readAll: Statement<[number, number], ChangeRow>;
-  private readonly readSome: Statement<[number, string, number], ChangeRow>;
+  private readonly readSome: Statement<[string, number, number], ChangeRow>;
   private readonly latestId: Statement<[], number | null>;
   private readonly waiters = new Set<() => void>();
   private uncommittedAppends = false;
@@ -43,8 +45,11 @@ export class ChangeFeed {
     this.appendRow = db.prepare('INSERT INTO _changes (collection, operation, document_id, document, occurred_at) VALUES (?, ?, ?, ?, ?)');
     const columns = 'id, collection, operation, document_id, document, occurred_at';
     this.readAll = db.prepare(`SELECT ${columns} FROM _changes WHERE id > ? ORDER BY id LIMIT ?`);
+    // Reads past the changes of other collections too (document left out), so the batch's
+    // position moves beyond them and a reader filtering collections never re-reads them.
     this.readSome = db.prepare(
-      `SELECT ${columns} FROM _changes WHERE id > ? AND collection IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+      `SELECT id, collection, operation, document_id, CASE WHEN wanted THEN document END AS document, occurred_at, wanted
+       FROM (SELECT *, collection IN (SELECT value FROM json_each(?)) AS wanted FROM _changes WHERE id > ? ORDER BY id LIMIT ?)`,
     );
     this.latestId = db.prepare<[], number | null>('SELECT MAX(id) FROM _changes').pluck();
   }
@@ -73,11 +78,9 @@ export class ChangeFeed {
 
   read(after: string | null, limit: number, collections?: readonly string[]): ChangeBatch {
     const afterId = parsePosition(after);
-    const rows = collections
-      ? this.readSome.all(afterId, JSON.stringify(collections), limit)
-      : this.readAll.all(afterId, limit);
-    const events = rows.map(toEvent);
-    return { events, position: events.length > 0 ? events[events.length - 1]!.position : after };
+    const rows = collections ? this.readSome.all(JSON.stringify(collections), afterId, limit) : this.readAll.all(afterId, limit);
+    const last = rows[rows.length - 1];
+    return { events: rows.filter((row) => row.wanted !== 0).map(toEvent), position: last ? String(last.id) : after };
   }
 
   latest(): string | null {
