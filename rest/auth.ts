@@ -17,6 +17,25 @@ export interface Authenticated {
 
 const unauthorized = (detail: string) => new ApiError('unauthorized', detail);
 
+/**
+ * Organizations change rarely (plan, limits); they are cached per store for a few seconds so a
+ * request pays one store read (its key) instead of two. Keys themselves are read on every request,
+ * so revocation and rotation still take effect at once in every process.
+ */
+export const ORGANIZATION_CACHE_MS = 5000;
+const organizationCaches = new WeakMap<DocumentStore, Map<string, { at: number; organization: Promise<OrganizationDoc | null> }>>();
+
+function cachedOrganization(store: DocumentStore, id: string): Promise<OrganizationDoc | null> {
+  let cache = organizationCaches.get(store);
+  if (!cache) organizationCaches.set(store, (cache = new Map()));
+  const hit = cache.get(id);
+  if (hit && Date.now() - hit.at < ORGANIZATION_CACHE_MS) return hit.organization;
+  const organization = findOrganization(store, id);
+  cache.set(id, { at: Date.now(), organization });
+  organization.catch(() => cache.delete(id));
+  return organization;
+}
+
 export async function authenticate(store: DocumentStore, authorization: string | undefined, now: Date): Promise<Authenticated> {
   if (!authorization) throw unauthorized('Authorization header missing; send "Authorization: Bearer <API key>"');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
@@ -27,7 +46,7 @@ export async function authenticate(store: DocumentStore, authorization: string |
   if (!key) throw unauthorized('API key is not recognized');
   const reason = unusableReason(key, now);
   if (reason) throw unauthorized(reason);
-  const organization = await findOrganization(store, key.organization_id);
+  const organization = await cachedOrganization(store, key.organization_id);
   if (!organization) throw unauthorized('API key belongs to no organization');
   // Coalesced: a store write at most once a minute per key, not one per request.
   await touchLastUsed(store, key, now);

@@ -30,7 +30,26 @@ function oppositionRouteOf(doc: TrademarkDoc): { filing_route: OppositionFilingR
     : { filing_route: 'domestic', trigger_event: 'application_publication' };
 }
 
+/**
+ * Windows depend only on (office, route, publication date, today in the office's zone), and many
+ * marks share them; a page or batch computes each once. Keyed to the minute, so "today" is never
+ * stale by more than a minute; bounded by starting over when full.
+ */
+const MEMO_LIMIT = 20_000;
+const memo = new Map<string, OppositionWindowView>();
+
 export function oppositionWindowFor(doc: TrademarkDoc, now: Date): OppositionWindowView {
+  const key = `${doc.office_code}|${doc.filing_route === 'madrid'}|${doc.publication_date}|${Math.floor(now.getTime() / 60_000)}`;
+  let view = memo.get(key);
+  if (view === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    view = computeView(doc, now);
+    memo.set(key, view);
+  }
+  return view;
+}
+
+function computeView(doc: TrademarkDoc, now: Date): OppositionWindowView {
   const route = oppositionRouteOf(doc);
   if (doc.publication_date === null) {
     return {
