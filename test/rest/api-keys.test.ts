@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { COLLECTIONS, type ApiKeyDoc } from '../../domain/records';
 import { createApiKey, hashApiKey } from '../../resolvers/accounts/api-keys';
 import { startTestApp, type TestApp } from '../support/harness';
+import { fails, ok, send as sendRequest } from '../support/http';
 
 /** Every member of the spec's "API key" object, plus request_id. */
 const API_KEY_MEMBERS = [
@@ -49,9 +50,6 @@ interface ListBody {
   pagination: { cursor: string | null };
 }
 
-interface ErrorBody {
-  error: { type: string; status: number; detail: string; suggestion: string };
-}
 
 const HOUR = 60 * 60 * 1000;
 const KEYS = '/v1/organization/api-keys';
@@ -63,31 +61,8 @@ describe('REST: API keys', function () {
   /** Key that holds api-keys:manage and nothing else (made through the API in before()). */
   let manageOnly: string;
 
-  const send = (method: string, path: string, body?: unknown, key?: string, headers: Record<string, string> = {}) =>
-    fetch(app.baseUrl + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${key ?? app.keys.full}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(method === 'GET' ? {} : { 'idempotency-key': randomUUID() }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  async function ok<T>(response: Response, status = 200): Promise<T> {
-    const body = (await response.json()) as T;
-    expect(response.status, JSON.stringify(body)).to.equal(status);
-    return body;
-  }
-
-  async function fails(response: Response, status: number, type: string, detailPart?: string): Promise<ErrorBody> {
-    const body = (await response.json()) as ErrorBody;
-    expect(response.status, JSON.stringify(body)).to.equal(status);
-    expect(body.error.type).to.equal(type);
-    if (detailPart) expect(body.error.detail).to.contain(detailPart);
-    return body;
-  }
+  const send = (method: string, path: string, body?: unknown, key?: string | null, headers: Record<string, string> = {}) =>
+    sendRequest(app, method, path, body, key, headers);
 
   const create = async (body: Record<string, unknown>, key?: string) => ok<ApiKeyBody>(await send('POST', KEYS, body, key), 201);
   const keyDoc = async (id: string) => (await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ _id: id })) as ApiKeyDoc;

@@ -21,6 +21,7 @@ import {
 import { createApiKey, hashApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
 import { startTestApp, type TestApp } from '../support/harness';
+import { fails, ok, send as sendRequest } from '../support/http';
 
 /** The spec's "Feedback report" members, plus request_id. */
 const FEEDBACK_MEMBERS = [
@@ -69,10 +70,6 @@ interface ListBody {
   pagination: { cursor: string | null };
 }
 
-interface ErrorResponse {
-  error: { type: string; status: number; detail: string; suggestion: string };
-  request_id: string;
-}
 
 const FEEDBACK = '/v1/feedback';
 const RESOURCE_NOT_FOUND = { found: false };
@@ -82,30 +79,7 @@ describe('REST: feedback', function () {
   let admin: string;
 
   const send = (method: string, path: string, body?: unknown, key?: string | null, headers: Record<string, string> = {}) =>
-    fetch(app.baseUrl + path, {
-      method,
-      headers: {
-        ...(key === null ? {} : { authorization: `Bearer ${key ?? app.keys.full}` }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(method === 'GET' ? {} : { 'idempotency-key': randomUUID() }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  async function ok<T>(response: Response, status = 200): Promise<T> {
-    const body = (await response.json()) as T;
-    expect(response.status, JSON.stringify(body)).to.equal(status);
-    return body;
-  }
-
-  async function fails(response: Response, status: number, type: string, detailPart?: string): Promise<ErrorResponse> {
-    const body = (await response.json()) as ErrorResponse;
-    expect(response.status, JSON.stringify(body)).to.equal(status);
-    expect(body.error.type).to.equal(type);
-    if (detailPart) expect(body.error.detail).to.contain(detailPart);
-    return body;
-  }
+    sendRequest(app, method, path, body, key, headers);
 
   const file = async (body: Record<string, unknown>, key?: string) => ok<FeedbackBody>(await send('POST', FEEDBACK, body, key), 201);
   const keyIdOf = async (secret: string) => ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc)._id;
