@@ -13,6 +13,7 @@ import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { apiKeySchema, apiKeyWithSecretSchema } from '../schemas/api-keys';
+import { pageParams } from './paging-params';
 
 const keyIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'key_' }, required: true, description: 'API key ID (key_...).' };
 
@@ -66,8 +67,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     pathParams: [],
     query: [
       { name: 'status', kind: { type: 'enum', values: API_KEY_STATUSES }, description: 'Keep keys in this status: active, revoked or expired.' },
-      { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-      { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
+      ...pageParams,
     ],
     successStatus: 200,
     envelope: 'list',

@@ -9,16 +9,14 @@ import { attorneyClientSchema, attorneySchema } from '../schemas/parties';
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
-  cursorParam,
   idParam,
-  includeTotalParam,
-  limitParam,
   nameQueryParam,
   partyRouteBase,
   scopedTrademarkParams,
   scopedTrademarkVariables,
   sortParam,
 } from './party-params';
+import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 import { TRADEMARK_SEARCH_CONTROL_PARAMS } from './trademark-params';
 
 const attorneyId = idParam('att_', 'Attorney');

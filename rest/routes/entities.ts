@@ -8,10 +8,7 @@ import { entityDetailSchema, entitySchema } from '../schemas/parties';
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
-  cursorParam,
   idParam,
-  includeTotalParam,
-  limitParam,
   nameQueryParam,
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
@@ -19,6 +16,7 @@ import {
   scopedTrademarkVariables,
   sortParam,
 } from './party-params';
+import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 
 const entityId = idParam('ent_', 'Resolved entity');
 

@@ -15,6 +15,7 @@ import {
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { feedbackSchema } from '../schemas/feedback';
+import { pageParams } from './paging-params';
 
 const feedbackIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'fbk_' }, required: true, description: 'Feedback report ID (fbk_...).' };
 
@@ -71,8 +72,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
     query: [
       { name: 'status', kind: { type: 'enum', values: FEEDBACK_STATUSES }, description: 'Keep reports in this status.' },
       { name: 'type', kind: { type: 'enum', values: FEEDBACK_TYPES }, description: 'Keep reports of this type.' },
-      { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-      { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
+      ...pageParams,
     ],
     successStatus: 200,
     envelope: 'list',

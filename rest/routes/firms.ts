@@ -7,16 +7,14 @@ import { attorneySchema, firmDetailSchema, firmSummarySchema } from '../schemas/
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
-  cursorParam,
   idParam,
-  includeTotalParam,
-  limitParam,
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
   scopedTrademarkParams,
   scopedTrademarkVariables,
   sortParam,
 } from './party-params';
+import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 
 const firmId = idParam('firm_', 'Firm');
 const count = (name: string, description: string) => ({ name, kind: { type: 'integer', min: 0, max: 1_000_000_000 }, description }) as const;

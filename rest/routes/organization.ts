@@ -7,6 +7,7 @@ import { REQUEST_LOG_RETENTION_DAYS } from '../metering';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { planSchema, requestLogSchema, usageSchema } from '../schemas/organization';
+import { pageParams } from './paging-params';
 
 const base = {
   kind: 'operation',
@@ -42,8 +43,7 @@ const logQuery: readonly ParamSpec[] = [
   { name: 'method', kind: { type: 'enum', values: ['GET', 'POST', 'PATCH', 'DELETE'], caseInsensitive: true }, description: 'HTTP method.' },
   { name: 'occurred_at_gte', kind: { type: 'timestamp' }, description: 'Requests received at or after this ISO 8601 timestamp.' },
   { name: 'occurred_at_lt', kind: { type: 'timestamp' }, description: 'Requests received before this ISO 8601 timestamp; must be after occurred_at_gte.' },
-  { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-  { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
+  ...pageParams,
 ];
 
 export const organizationRoutes: readonly RouteDef[] = [

@@ -7,10 +7,7 @@ import { ownerDetailSchema, ownerRelatedSchema, ownerSummarySchema } from '../sc
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
-  cursorParam,
   idParam,
-  includeTotalParam,
-  limitParam,
   nameQueryParam,
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
@@ -18,6 +15,7 @@ import {
   scopedTrademarkVariables,
   sortParam,
 } from './party-params';
+import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 
 const ownerId = idParam('own_', 'Owner');
 

@@ -8,9 +8,6 @@ import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkList
 
 export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({ name: 'id', kind: { type: 'id', prefix }, required: true, description: `${what} ID (${prefix}...).` });
 
-export const limitParam = (max = 100): ParamSpec => ({ name: 'limit', kind: { type: 'integer', min: 1, max }, description: `Page size, 1 to ${max} (default 20).` });
-export const cursorParam: ParamSpec = { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page; bound to the list, its filters and sort.' };
-export const includeTotalParam: ParamSpec = { name: 'include_total', kind: { type: 'boolean' }, description: 'Also return pagination.total_count (capped at 10,000).' };
 export const countryCodeParam: ParamSpec = {
   name: 'country_code',
   kind: { type: 'string', maxLength: 2, pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 code', uppercase: true },

@@ -6,12 +6,13 @@ import { PROCEEDING_SORTS } from '../../resolvers/proceedings/queries';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { proceedingDetailSchema, proceedingSummarySchema } from '../schemas/proceedings';
+import { includeTotalParam, pageParams } from './paging-params';
+import { trademarkReadBase } from './trademarks';
 
-const pageParams: ParamSpec[] = [
+const listControlParams: ParamSpec[] = [
   { name: 'sort', kind: { type: 'enum', values: PROCEEDING_SORTS }, description: '-filed_date (default), filed_date, -decided_date or decided_date; undecided proceedings sort last.' },
-  { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-  { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
-  { name: 'include_total', kind: { type: 'boolean' }, description: 'Adds pagination.total_count and total_count_approximate.' },
+  ...pageParams,
+  includeTotalParam,
 ];
 
 const filterParams: ParamSpec[] = [
@@ -29,7 +30,6 @@ const filterParams: ParamSpec[] = [
   { name: 'decision_date_lt', kind: { type: 'date' }, description: 'Decided before, YYYY-MM-DD; must be after decision_date_gte.' },
 ];
 
-const trademarkIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'tm_' }, required: true, description: 'Trademark ID (tm_...).' };
 
 export const proceedingRoutes: readonly RouteDef[] = [
   {
@@ -48,7 +48,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
     tier: 'reads',
     idempotency: 'none',
     pathParams: [],
-    query: [...filterParams, ...pageParams],
+    query: [...filterParams, ...listControlParams],
     successStatus: 200,
     envelope: 'list',
     response: proceedingSummarySchema,
@@ -77,24 +77,15 @@ export const proceedingRoutes: readonly RouteDef[] = [
     variables: ({ path }) => ({ id: path.id }),
   },
   {
-    kind: 'operation',
+    ...trademarkReadBase,
     id: 'listTrademarkProceedings',
-    method: 'GET',
     path: '/v1/trademarks/:id/proceedings',
     operation: 'ListTrademarkProceedings',
     summary: 'Proceedings of a trademark',
     description: 'Proceedings naming this mark, newest filing first by default. 404 when the mark does not exist.',
-    tag: 'Trademarks',
-    scope: 'trademarks:read',
-    pool: 'read',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [trademarkIdParam],
-    query: pageParams,
-    successStatus: 200,
+    query: listControlParams,
     envelope: 'list',
     response: proceedingSummarySchema,
-    errors: [400, 404],
     variables: ({ path, query }) => ({ id: path.id, ...query }),
   },
 ];

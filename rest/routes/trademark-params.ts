@@ -17,6 +17,7 @@ import { JURISDICTION_CODES, OFFICE_CODES } from '../../resolvers/reference-data
 import { TRADEMARK_DATE_FIELDS } from '../../resolvers/trademarks/filter';
 import { TRADEMARK_SORT_FIELDS } from '../../resolvers/trademarks/search';
 import { rangeParams, type ParamSpec, type ParsedParams } from '../params';
+import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 
 const enumList = (name: string, values: readonly string[], description: string, caseInsensitive = false): ParamSpec => ({
   name,
@@ -99,10 +100,10 @@ export const TRADEMARK_SEARCH_CONTROL_PARAMS: readonly ParamSpec[] = [
     kind: { type: 'sort', fields: TRADEMARK_SORT_FIELDS },
     description: `One of ${TRADEMARK_SORT_FIELDS.join(', ')}; prefix - for descending. Default: relevance with q, otherwise the index's internal order.`,
   },
-  { name: 'include_total', kind: { type: 'boolean' }, description: 'Also return pagination.total_count (capped at 10,000; then total_count_approximate is true).' },
+  includeTotalParam,
   { name: 'include', kind: { type: 'enum', values: ['full_goods_services'] }, array: true, description: 'full_goods_services: return classifications[].goods_services_text in full.' },
-  { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-  { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page; bound to the query, sort and filters.' },
+  limitParam(),
+  cursorParam,
 ];
 
 /** GraphQL variables of a trademark list from parsed parameters (query string or body). */

@@ -4,17 +4,14 @@
 import { EVENT_CATEGORIES } from '../../resolvers/reference/queries';
 import { HISTORY_SORTS } from '../../resolvers/trademarks/history';
 import { MAX_RELATED } from '../../resolvers/trademarks/related';
-import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { relatedTrademarkSchema, trademarkCoverageSchema, trademarkEventSchema } from '../schemas/trademark-satellites';
-
-const trademarkIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'tm_' }, required: true, description: 'Trademark ID (tm_...).' };
-
-const readRoute = { kind: 'operation', method: 'GET', tag: 'Trademarks', scope: 'trademarks:read', pool: 'read', tier: 'reads', idempotency: 'none', pathParams: [trademarkIdParam], successStatus: 200, errors: [400, 404] } as const;
+import { pageParams } from './paging-params';
+import { trademarkReadBase } from './trademarks';
 
 export const trademarkSatelliteRoutes: readonly RouteDef[] = [
   {
-    ...readRoute,
+    ...trademarkReadBase,
     id: 'listTrademarkHistory',
     path: '/v1/trademarks/:id/history',
     operation: 'ListTrademarkHistory',
@@ -24,15 +21,14 @@ export const trademarkSatelliteRoutes: readonly RouteDef[] = [
       { name: 'event_type', kind: { type: 'string', maxLength: 64, pattern: /^[a-z_0-9]+$/, patternRule: 'must be an event type code' }, description: 'Only events of this type.' },
       { name: 'category', kind: { type: 'enum', values: EVENT_CATEGORIES }, description: 'Only events whose type has this category.' },
       { name: 'sort', kind: { type: 'enum', values: HISTORY_SORTS }, description: '-event_date (default, newest first) or event_date.' },
-      { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-      { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
+      ...pageParams,
     ],
     envelope: 'list',
     response: trademarkEventSchema,
     variables: ({ path, query }) => ({ id: path.id, ...query }),
   },
   {
-    ...readRoute,
+    ...trademarkReadBase,
     id: 'listRelatedTrademarks',
     path: '/v1/trademarks/:id/related',
     operation: 'ListRelatedTrademarks',
@@ -47,7 +43,7 @@ export const trademarkSatelliteRoutes: readonly RouteDef[] = [
     variables: ({ path }) => ({ id: path.id }),
   },
   {
-    ...readRoute,
+    ...trademarkReadBase,
     id: 'getTrademarkCoverage',
     path: '/v1/trademarks/:id/coverage',
     operation: 'GetTrademarkCoverage',

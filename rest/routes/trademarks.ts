@@ -7,8 +7,23 @@ import type { RouteDef } from '../route';
 import { arrayOf, str } from '../schemas/json-schema';
 import { trademarkChangeSchema, trademarkDetailSchema, trademarkSearchMetaSchema, trademarkSourceSchema, trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
+import { pageParams } from './paging-params';
 
-const trademarkIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'tm_' }, required: true, description: 'Trademark ID (tm_...).' };
+export const trademarkIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'tm_' }, required: true, description: 'Trademark ID (tm_...).' };
+
+/** What the GET routes of one trademark share: read pool and tier, trademarks:read, a tm_ path ID. */
+export const trademarkReadBase = {
+  kind: 'operation',
+  method: 'GET',
+  tag: 'Trademarks',
+  scope: 'trademarks:read',
+  pool: 'read',
+  tier: 'reads',
+  idempotency: 'none',
+  pathParams: [trademarkIdParam],
+  successStatus: 200,
+  errors: [400, 404],
+} as const;
 
 const searchParams = [...TRADEMARK_FILTER_PARAMS, ...TRADEMARK_SEARCH_CONTROL_PARAMS];
 const searchDescription =
@@ -86,71 +101,43 @@ export const trademarkRoutes: readonly RouteDef[] = [
     variables: ({ body }) => ({ ids: body.ids }),
   },
   {
-    kind: 'operation',
+    ...trademarkReadBase,
     id: 'getTrademark',
-    method: 'GET',
     path: '/v1/trademarks/:id',
     operation: 'GetTrademark',
     summary: 'Retrieve a trademark',
     description: 'The full trademark record, read from the source of truth (immediately consistent), with its computed opposition window.',
-    tag: 'Trademarks',
-    scope: 'trademarks:read',
-    pool: 'read',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [trademarkIdParam],
     query: [],
-    successStatus: 200,
     envelope: 'single',
     response: trademarkDetailSchema,
-    errors: [400, 404],
     variables: ({ path }) => ({ id: path.id }),
   },
   {
-    kind: 'operation',
+    ...trademarkReadBase,
     id: 'listTrademarkChanges',
-    method: 'GET',
     path: '/v1/trademarks/:id/changes',
     operation: 'ListTrademarkChanges',
     summary: 'Change history of a trademark',
     description: 'Diff history of one mark, one row per recorded version. changed_field keeps versions whose changed_fields include it (parent fields in snake_case such as status_stage, mark_text_primary, expiry_date; child changes by entity type such as classifications, owners, attorneys, events).',
-    tag: 'Trademarks',
-    scope: 'trademarks:read',
-    pool: 'read',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [trademarkIdParam],
     query: [
       { name: 'changed_field', kind: { type: 'string', maxLength: 64, pattern: /^[a-z_]+$/, patternRule: 'must be a snake_case field or entity name' }, description: 'Keep versions that changed this field.' },
       { name: 'sort', kind: { type: 'enum', values: ['-changed_at', 'changed_at'] }, description: '-changed_at (default, newest first) or changed_at.' },
-      { name: 'limit', kind: { type: 'integer', min: 1, max: 100 }, description: 'Page size, 1 to 100 (default 20).' },
-      { name: 'cursor', kind: { type: 'string', maxLength: 4096 }, description: 'Opaque cursor from the previous page.' },
+      ...pageParams,
     ],
-    successStatus: 200,
     envelope: 'list',
     response: trademarkChangeSchema,
-    errors: [400, 404],
     variables: ({ path, query }) => ({ id: path.id, ...query }),
   },
   {
-    kind: 'operation',
+    ...trademarkReadBase,
     id: 'getTrademarkSource',
-    method: 'GET',
     path: '/v1/trademarks/:id/source',
     operation: 'GetTrademarkSource',
     summary: 'Provenance of a trademark record',
     description: 'Where the latest raw record came from. When no raw version is stored the response is reduced: source_format bulk_xml, source_response_type null, source_locator and payload_hash null.',
-    tag: 'Trademarks',
-    scope: 'trademarks:read',
-    pool: 'read',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [trademarkIdParam],
     query: [],
-    successStatus: 200,
     envelope: 'single',
     response: trademarkSourceSchema,
-    errors: [400, 404],
     variables: ({ path }) => ({ id: path.id }),
   },
 ];
