@@ -2,13 +2,7 @@ import { expect } from 'chai';
 import { COLLECTIONS, type ApiKeyDoc, type TrademarkDoc } from '../../domain/records';
 import { hashApiKey } from '../../resolvers/accounts/api-keys';
 import { sharedTestApp, type TestApp } from '../support/harness';
-
-async function errorOf(response: Response, status: number, type: string): Promise<{ error: Record<string, unknown>; request_id: string }> {
-  const body = (await response.json()) as { error: Record<string, unknown>; request_id: string };
-  expect(response.status, JSON.stringify(body)).to.equal(status);
-  expect(body.error.type).to.equal(type);
-  return body;
-}
+import { fails as errorOf } from '../support/http';
 
 describe('REST: authentication and scopes', function () {
   let app: TestApp;

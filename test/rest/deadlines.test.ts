@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { sharedTestApp, type TestApp } from '../support/harness';
+import { fails as expectError } from '../support/http';
 
 interface ListBody<T = Record<string, unknown>> {
   object: string;
@@ -13,11 +14,6 @@ interface ListBody<T = Record<string, unknown>> {
   has_more: boolean;
   pagination: { cursor: string | null };
   request_id?: string;
-}
-
-interface ErrorBody {
-  error: { type: string; status: number; detail: string; [extra: string]: unknown };
-  request_id: string;
 }
 
 interface Deadline {
@@ -41,14 +37,6 @@ interface Computation {
   supported: boolean;
   unsupported_reason: string | null;
   deadlines: Deadline[];
-}
-
-async function expectError(response: Response, status: number, type: string, detailPart?: string): Promise<ErrorBody> {
-  const body = (await response.json()) as ErrorBody;
-  expect(response.status, JSON.stringify(body)).to.equal(status);
-  expect(body.error.type).to.equal(type);
-  if (detailPart) expect(body.error.detail).to.contain(detailPart);
-  return body;
 }
 
 /** Plain calendar arithmetic for hand calculations (UTC days). */

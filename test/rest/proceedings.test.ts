@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type ProceedingDoc, type TrademarkDoc } from '../../domain/records';
 import { sharedTestApp, type TestApp } from '../support/harness';
+import { fails as expectError } from '../support/http';
 
 interface ListBody {
   object: string;
@@ -8,18 +9,6 @@ interface ListBody {
   has_more: boolean;
   pagination: { cursor: string | null; total_count?: number; total_count_approximate?: boolean };
   request_id: string;
-}
-
-interface ErrorBody {
-  error: { type: string; status: number; detail: string };
-  request_id: string;
-}
-
-async function expectError(response: Response, status: number, type: string, detailPart?: string): Promise<void> {
-  const body = (await response.json()) as ErrorBody;
-  expect(response.status, JSON.stringify(body)).to.equal(status);
-  expect(body.error.type).to.equal(type);
-  if (detailPart) expect(body.error.detail).to.contain(detailPart);
 }
 
 /** Every row of a filtered list, following cursors. */

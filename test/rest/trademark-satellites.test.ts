@@ -3,6 +3,7 @@ import eventTypes from '../../data/event_types.json';
 import offices from '../../data/offices.json';
 import { COLLECTIONS, type TrademarkDoc, type TrademarkEventDoc } from '../../domain/records';
 import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
+import { fails as expectError } from '../support/http';
 
 interface ListBody<T = Record<string, unknown>> {
   object: string;
@@ -52,12 +53,6 @@ async function json<T>(response: Response): Promise<T> {
   const body = (await response.json()) as T;
   expect(response.status, JSON.stringify(body)).to.equal(200);
   return body;
-}
-
-async function expectError(response: Response, status: number, type: string): Promise<void> {
-  const body = (await response.json()) as { error: { type: string } };
-  expect(response.status, JSON.stringify(body)).to.equal(status);
-  expect(body.error.type).to.equal(type);
 }
 
 const covers = new Map(offices.map((o) => [o.office_code, o.covers ?? []]));

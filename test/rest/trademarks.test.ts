@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc } from '../../domain/records';
 import { sharedTestApp, type TestApp } from '../support/harness';
+import { fails, type ErrorResponse } from '../support/http';
 
 interface ListBody {
   object: string;
@@ -12,22 +13,15 @@ interface ListBody {
   request_id: string;
 }
 
-interface ErrorResponse {
-  error: { type: string; title: string; status: number; detail: string; instance: string; suggestion: string; retryable: boolean; retry_after: number | null };
-  request_id: string;
-}
 
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
 async function expectError(response: Response, status: number, type: string, detailPart?: string): Promise<ErrorResponse> {
-  const body = await json<ErrorResponse>(response);
-  expect(response.status, JSON.stringify(body)).to.equal(status);
-  expect(body.error.type).to.equal(type);
+  const body = await fails(response, status, type, detailPart);
   expect(body.error.status).to.equal(status);
   expect(body.request_id).to.match(/^req_/);
-  if (detailPart) expect(body.error.detail).to.contain(detailPart);
   return body;
 }
 

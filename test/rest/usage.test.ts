@@ -193,6 +193,8 @@ describe('organization usage, plan and logs (HTTP)', function () {
       // These list requests are logged too; bound the range so the expected set stays fixed.
       const until = `&occurred_at_lt=${encodeURIComponent(new Date().toISOString())}`;
       await new Promise((resolve) => setTimeout(resolve, 5));
+      // Rows are written in batches after their responses; write the pending ones before reading.
+      await app.server.requestLog.flush();
       const all = (await logs(`?limit=100${until}`)).data.map((row) => row.id);
       expect(all.length).to.be.greaterThan(4);
       const seen: string[] = [];
