@@ -55,6 +55,17 @@ export const TRADEMARK_INDEX: IndexDefinition = {
     termination_date: { kind: 'date', sortable: true },
     updated_at: { kind: 'date', sortable: true },
   },
+  /**
+   * Lists by office and status, newest filings first (browsing, watch set-up), newest
+   * publications first (watch services) and soonest renewals first (docketing). About 50 bytes
+   * per mark each on SQLite.
+   */
+  compoundIndexes: [
+    ['office_code', 'status_primary', 'filing_date'],
+    ['office_code', 'status_primary', 'publication_date'],
+    ['office_code', 'status_primary', 'renewal_due_date'],
+    ['office_code', 'filing_date'],
+  ],
 };
 
 /** Proceedings: filters of GET /v1/proceedings; `q` searches party names. */

@@ -169,6 +169,15 @@ export interface IndexFieldSpec {
 export interface IndexDefinition {
   name: string;
   fields: Record<string, IndexFieldSpec>;
+  /**
+   * Field lists the common queries filter and sort by together, in index order: fields compared
+   * for equality first, then at most one sortable field. An adapter that keeps one structure per
+   * field (B-tree per column) builds one compound index per list, so such a query reads its page
+   * in order instead of every document that passes one filter; adapters whose engine intersects
+   * per-field structures itself (Elasticsearch) may ignore them. Changing only this list never
+   * empties an index.
+   */
+  compoundIndexes?: ReadonlyArray<readonly string[]>;
 }
 
 /** A flat document to index. `id` is the record's public ID. */

@@ -55,6 +55,15 @@ export function assertValidDefinition(definition: IndexDefinition): void {
       throw new UnsupportedQueryError(`field "${name}" cannot be sortable: only scalar non-text fields sort`);
     }
   }
+  for (const fields of definition.compoundIndexes ?? []) {
+    if (fields.length < 2) throw new UnsupportedQueryError(`compound index [${fields.join(', ')}] needs at least two fields`);
+    for (const field of fields) {
+      const spec = definition.fields[field];
+      if (!spec || spec.array || spec.kind === 'text') {
+        throw new UnsupportedQueryError(`compound index field "${field}" must be a scalar non-text field of the index`);
+      }
+    }
+  }
 }
 
 export function fieldSpec(definition: IndexDefinition, field: string): IndexFieldSpec {

@@ -59,17 +59,25 @@ export function ftsTables(layout: IndexLayout): string[] {
   return layout.textFields.length > 0 ? [layout.substringTable, layout.wordTable] : [];
 }
 
-/** The B-tree indexes of an index's tables: on the main table's columns and the side tables' values. */
+/**
+ * The B-tree indexes of an index's tables: on each main-table column, on each side table's values,
+ * and the definition's compound indexes (which end with the id tiebreaker, like sortable columns).
+ */
 export function secondaryIndexes(layout: IndexLayout): Array<{ name: string; create: string }> {
   const { definition, mainTable } = layout;
   const indexes: Array<{ name: string; create: string }> = [];
+  const onMainTable = (name: string, columns: readonly string[]): void => {
+    indexes.push({ name, create: `CREATE INDEX IF NOT EXISTS ${name} ON ${mainTable} (${columns.join(', ')})` });
+  };
   for (const name of layout.scalarFields) {
     const spec = definition.fields[name]!;
     // Booleans split the table in two halves; an index on them would only mislead the planner.
     if (spec.kind === 'boolean') continue;
     // Sortable columns carry the id tiebreaker so `ORDER BY field, id` reads the index in order.
-    const indexed = spec.sortable ? `${name}, id` : name;
-    indexes.push({ name: `${mainTable}_${name}`, create: `CREATE INDEX IF NOT EXISTS ${mainTable}_${name} ON ${mainTable} (${indexed})` });
+    onMainTable(`${mainTable}_${name}`, spec.sortable ? [name, 'id'] : [name]);
+  }
+  for (const fields of definition.compoundIndexes ?? []) {
+    onMainTable(`${mainTable}_ci__${fields.join('__')}`, [...fields, 'id']);
   }
   for (const name of layout.arrayFields) {
     const side = layout.sideTable(name);
@@ -110,10 +118,40 @@ function dropStatements(layout: IndexLayout): string[] {
   ];
 }
 
+/** What decides the tables' shape; compound indexes are not part of it. */
+function tableShape(definition: IndexDefinition): string {
+  return JSON.stringify({ name: definition.name, fields: definition.fields });
+}
+
 /**
- * Creates the tables of a definition. When a different definition of the same index was stored,
- * its tables are dropped and recreated empty: the index is derived data (contentless FTS cannot
- * be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
+ * Makes the B-tree indexes of a layout's tables exactly those it wants: creates the missing ones
+ * (recreating those an interrupted bulk load dropped, or a new compound index) and drops those
+ * the definition no longer lists. A new index on a filled table gets its planner statistics.
+ */
+function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): void {
+  const tables = [layout.mainTable, ...layout.arrayFields.map(layout.sideTable)];
+  const existing = new Set(
+    (db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(', ')})`)
+      .pluck()
+      .all(...tables) as string[]),
+  );
+  const wanted = secondaryIndexes(layout);
+  const filled = db.prepare(`SELECT 1 FROM ${layout.mainTable} LIMIT 1`).get() !== undefined;
+  for (const index of wanted) {
+    if (existing.has(index.name)) continue;
+    db.exec(index.create);
+    if (filled) db.exec(`ANALYZE ${index.name}`);
+  }
+  const wantedNames = new Set(wanted.map((index) => index.name));
+  [...existing].filter((name) => !wantedNames.has(name)).forEach((name) => db.exec(`DROP INDEX ${name}`));
+}
+
+/**
+ * Creates the tables of a definition. When a definition of the same index with other fields was
+ * stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
+ * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
+ * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
  */
 export function ensureTables(db: Database.Database, layout: IndexLayout): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
@@ -121,20 +159,16 @@ export function ensureTables(db: Database.Database, layout: IndexLayout): void {
   const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
     | { definition: string }
     | undefined;
-  if (row?.definition === wanted) {
-    // Recreates indexes a bulk load dropped and could not rebuild (it was interrupted).
-    secondaryIndexes(layout).forEach((index) => db.exec(index.create));
-    return;
-  }
+  const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
   db.transaction(() => {
-    if (row) {
-      const previous = layoutFor(JSON.parse(row.definition) as IndexDefinition);
-      dropStatements(previous).forEach((sql) => db.exec(sql));
+    if (stored && tableShape(stored) === tableShape(layout.definition)) {
+      reconcileSecondaryIndexes(db, layout);
+    } else {
+      if (stored) dropStatements(layoutFor(stored)).forEach((sql) => db.exec(sql));
+      creationStatements(layout).forEach((sql) => db.exec(sql));
     }
-    creationStatements(layout).forEach((sql) => db.exec(sql));
-    db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(
-      layout.definition.name,
-      wanted,
-    );
+    if (row?.definition !== wanted) {
+      db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(layout.definition.name, wanted);
+    }
   })();
 }

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbeddedSearchIndex } from '../../../datasources/embedded/search-index';
+import { searchSql } from '../../../datasources/embedded/search-index/query-sql';
+import { layoutFor } from '../../../datasources/embedded/search-index/schema';
 import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
 import { UnsupportedQueryError, type IndexDefinition } from '../../../datasources/ports';
 import { describeSearchIndexContract } from '../search-index.contract';
@@ -47,6 +50,69 @@ describe('embedded SearchIndex on a file', () => {
     await index.upsert('things', [{ id: 'b', name: 'banana', size: 3 }]);
     expect((await index.search({ index: 'things', text: 'banana', filters: [], sort: [], limit: 10 })).hits.map((hit) => hit.id))
       .to.deep.equal(['b']);
+    await index.close();
+  });
+
+  it('keeps the documents when only the compound indexes changed, and adds and drops those indexes', async () => {
+    const path = join(directory, 'search.db');
+    const definition: IndexDefinition = {
+      name: 'things',
+      fields: { colour: { kind: 'keyword' }, shape: { kind: 'keyword' }, size: { kind: 'number', sortable: true } },
+      compoundIndexes: [['colour', 'size']],
+    };
+    const index = createEmbeddedSearchIndex({ path });
+    await index.ensureIndex(definition);
+    await index.upsert('things', [{ id: 'a', colour: 'red', shape: 'round', size: 2 }, { id: 'b', colour: 'red', shape: 'square', size: 1 }]);
+    await index.ensureIndex({ ...definition, compoundIndexes: [['colour', 'shape', 'size']] });
+    const result = await index.search({ index: 'things', filters: [{ field: 'colour', op: 'eq', value: 'red' }], sort: [{ field: 'size', direction: 'asc' }], limit: 10 });
+    expect(result.hits.map((hit) => hit.id)).to.deep.equal(['b', 'a']);
+    await index.close();
+
+    const db = new Database(path, { readonly: true });
+    const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'si_things' AND sql IS NOT NULL`).pluck().all();
+    db.close();
+    expect(names).to.include('si_things_ci__colour__shape__size').and.not.include('si_things_ci__colour__size');
+  });
+
+  it('answers an office + status list sorted by filing date from a compound index, in order', async () => {
+    const path = join(directory, 'search.db');
+    const index = createEmbeddedSearchIndex({ path });
+    await index.ensureIndex(TRADEMARK_INDEX);
+    // Enough marks for the adapter to gather planner statistics: 4 offices, 3 statuses, a filing
+    // date per day, so no single-column index is selective.
+    const offices = ['US', 'EM', 'GB', 'JP'];
+    const statuses = ['active', 'inactive', 'pending'];
+    await index.upsert(
+      'trademarks',
+      Array.from({ length: 2400 }, (_, i) => ({
+        id: `tm_${i}`,
+        office_code: offices[i % 4]!,
+        status_primary: statuses[i % 3]!,
+        filing_date: new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10),
+      })),
+    );
+    await index.close();
+    const query = {
+      index: 'trademarks',
+      filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+      sort: [{ field: 'filing_date', direction: 'desc' as const }],
+      limit: 21,
+    };
+    const { hits } = searchSql(layoutFor(TRADEMARK_INDEX), query, 1);
+    const db = new Database(path, { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${hits.sql}`).all(...hits.params) as Array<{ detail: string }>).map((row) => row.detail);
+    db.close();
+    // Reading the index in filing-date order lets the LIMIT stop after one page; a temporary
+    // B-tree for the whole ORDER BY would mean sorting every matching mark first.
+    expect(plan.join('\n')).to.match(/USING (COVERING )?INDEX si_trademarks_ci__office_code__status_primary__filing_date/);
+    expect(plan.join('\n')).not.to.match(/TEMP B-TREE FOR ORDER BY/);
+  });
+
+  it('refuses a compound index over a text or array field', async () => {
+    const index = createEmbeddedSearchIndex({ path: ':memory:' });
+    const definition: IndexDefinition = { name: 'things', fields: { name: { kind: 'text' }, tags: { kind: 'keyword', array: true }, size: { kind: 'number' } }, compoundIndexes: [['tags', 'size']] };
+    const failure = await index.ensureIndex(definition).then(() => null, (error: unknown) => error);
+    expect(failure).to.be.instanceOf(UnsupportedQueryError);
     await index.close();
   });
 
