@@ -78,6 +78,15 @@ export function describeDocumentStoreContract(
         expect(await matching({ flag: false })).to.deep.equal(['b']);
       });
 
+      it('never matches an object or array by a string that spells its JSON, but matches such a string', async function () {
+        expect(await matching({ status: '{"primary":"active","stage":"renewed"}' })).to.deep.equal([]);
+        expect(await matching({ owner_ids: '[]' })).to.deep.equal([]);
+        expect(await matching({ owner_ids: { $in: ['[]', '["own_x","own_y"]'] } })).to.deep.equal([]);
+        await items.insertOne({ _id: 'e', name: '{"primary":"active"}', status: { primary: 'active' } });
+        expect(await matching({ name: '{"primary":"active"}' })).to.deep.equal(['e']);
+        expect(await matching({ status: '{"primary":"active"}' })).to.deep.equal([]);
+      });
+
       it('matches null against null and missing fields', async function () {
         expect(await matching({ flag: null })).to.deep.equal(['c', 'd']);
         expect(await matching({ flag: { $ne: null } })).to.deep.equal(['a', 'b']);
