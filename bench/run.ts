@@ -62,7 +62,7 @@ async function startMachineLimit(bodyFile: string): Promise<Child> {
 async function bodyWithoutRequestId(url: string, key: string): Promise<string> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.text()).replace(/"request_id":"req_[0-9a-f]+"/, '"request_id":""');
+  return (await response.text()).replace(/"request_id":"req_[0-9a-z]+"/, '"request_id":""');
 }
 
 async function main(): Promise<void> {

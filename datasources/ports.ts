@@ -136,6 +136,12 @@ export interface DocumentStore {
   waitForChanges(after: string | null, timeoutMs: number): Promise<void>;
   /** Latest change position, or null when the feed is empty. */
   latestPosition(): Promise<string | null>;
+  /**
+   * A token that differs from every earlier one once `collection` may have changed, through this
+   * store or any other connection to the same data; null when the adapter cannot tell cheaply.
+   * Lets a caller keep what it read until the token moves (read the token first, then the data).
+   */
+  changeToken(collection: string): Promise<string | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -56,6 +56,9 @@ class EmbeddedDocumentStore implements DocumentStore {
   private readonly feed: ChangeFeed;
   private readonly gate = new TransactionGate();
   private readonly bulkLoad: boolean;
+  /** Writes begun through this store per collection (change tokens; a rolled-back one counts too). */
+  private readonly writesByCollection = new Map<string, number>();
+  private readonly dataVersion: Statement<[], number>;
   /** Bulk load: CREATE INDEX statements dropped from empty collections, run again at close. */
   private readonly deferredIndexes = new Map<string, string>();
 
@@ -71,6 +74,7 @@ class EmbeddedDocumentStore implements DocumentStore {
     }
     this.bulkLoad = options.bulkLoad === true;
     this.feed = new ChangeFeed(this.db, options.feedCollections);
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     const immediate = this.db.transaction((writes: () => unknown) => writes()).immediate;
     this.internals = {
       db: this.db,
@@ -79,7 +83,8 @@ class EmbeddedDocumentStore implements DocumentStore {
       arrayPaths: new ArrayPathRegistry(this.db),
       feed: this.feed,
       gate: this.gate,
-      write: <R>(writes: () => R): R => {
+      write: <R>(collection: string, writes: () => R): R => {
+        this.writesByCollection.set(collection, (this.writesByCollection.get(collection) ?? 0) + 1);
         const result = withBusyAsUnavailable(() => immediate(writes) as R);
         if (!this.db.inTransaction) this.feed.committed();
         return result;
@@ -167,6 +172,15 @@ class EmbeddedDocumentStore implements DocumentStore {
   async latestPosition(): Promise<string | null> {
     await this.gate.waitOutside();
     return this.feed.latest();
+  }
+
+  /**
+   * SQLite's data_version moves when another connection (another process, or another store on
+   * the same file) commits; this store's own writes are counted per collection.
+   */
+  async changeToken(collection: string): Promise<string> {
+    await this.gate.waitOutside();
+    return `${this.dataVersion.get() ?? 0}:${this.writesByCollection.get(collection) ?? 0}`;
   }
 
   async ping(): Promise<void> {

@@ -158,6 +158,11 @@ class MongoDocumentStore implements DocumentStore {
     }
   }
 
+  /** MongoDB has no cheap per-collection version; callers read through every time. */
+  async changeToken(): Promise<null> {
+    return null;
+  }
+
   async ping(): Promise<void> {
     await this.guard(() => this.db.command({ ping: 1 }));
   }

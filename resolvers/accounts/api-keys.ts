@@ -59,8 +59,8 @@ export async function createApiKey(store: DocumentStore, input: NewApiKey, now: 
   return { key, secret };
 }
 
-export async function findApiKeyBySecret(store: DocumentStore, secret: string): Promise<ApiKeyDoc | null> {
-  return store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) });
+export async function findApiKeyByHash(store: DocumentStore, secretHash: string): Promise<ApiKeyDoc | null> {
+  return store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: secretHash });
 }
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'expired';

@@ -447,6 +447,24 @@ export function describeDocumentStoreContract(
         expect(await outsideRead).to.equal(null);
       });
 
+      it('moves a collection\'s change token on every write to it (when the adapter keeps one)', async function () {
+        const before = await store.changeToken('items');
+        if (before === null) return expect(await store.changeToken('other')).to.equal(null);
+        const writes: Array<() => Promise<unknown>> = [
+          () => items.insertOne({ _id: 'z1' }),
+          () => items.updateOne({ _id: 'z1' }, { $set: { n: 5 } }),
+          () => items.replaceOne({ _id: 'z1', n: 6 }),
+          () => items.deleteOne({ _id: 'z1' }),
+        ];
+        const tokens = [before];
+        for (const write of writes) {
+          await write();
+          tokens.push((await store.changeToken('items')) as string);
+        }
+        expect(new Set(tokens).size).to.equal(tokens.length);
+        expect(await store.changeToken('items')).to.equal(tokens[tokens.length - 1]);
+      });
+
       it('wakes a waiter on a write, and otherwise after the timeout', async function () {
         const start = await store.latestPosition();
         const began = Date.now();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { COLLECTIONS, type ApiKeyDoc } from '../../domain/records';
 import { createApiKey, hashApiKey } from '../../resolvers/accounts/api-keys';
 import { startTestApp, type TestApp } from '../support/harness';
@@ -327,6 +328,22 @@ describe('REST: API keys', function () {
       await fails(await probe(key.secret as string), 401, 'unauthorized', 'revoked');
       await fails(await send('DELETE', `${KEYS}/${key.id}`), 404, 'not_found');
       await fails(await send('POST', `${KEYS}/${key.id}/rotate`), 404, 'not_found');
+    });
+
+    it('a key revoked or re-scoped by another process is refused or re-scoped from its next request', async () => {
+      const key = await create({ name: 'elsewhere', scopes: ['api-keys:manage', 'trademarks:read'] });
+      await ok(await probe(key.secret as string));
+      // `marque keys …` or a second server writes the same file through its own connection.
+      const otherProcess = createEmbeddedDocumentStore({ path: app.storePath });
+      try {
+        const keys = otherProcess.collection<ApiKeyDoc>(COLLECTIONS.apiKeys);
+        await keys.updateOne({ _id: key.id }, { $set: { scopes: ['trademarks:read'] } });
+        await fails(await probe(key.secret as string), 403, 'forbidden', 'api-keys:manage');
+        await keys.updateOne({ _id: key.id }, { $set: { revoked_at: new Date(clockMs).toISOString() } });
+        await fails(await probe(key.secret as string), 401, 'unauthorized', 'revoked');
+      } finally {
+        await otherProcess.close();
+      }
     });
 
     it('a key may revoke itself', async () => {

@@ -39,6 +39,8 @@ export interface TestApp {
   /** The organization of keys.full, billingOnly and legacy. */
   organizationId: string;
   adapters: Adapters;
+  /** The embedded store's file, for a second connection as another process would open it. */
+  storePath: string;
   server: Server;
   indexer: SearchIndexer;
   /** Counts DocumentStore calls by method (for N+1 checks). */
@@ -81,7 +83,8 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'marque-test-'));
   const storeCalls = new Map<string, number>();
-  const rawStore = createEmbeddedDocumentStore({ path: join(dir, 'store.sqlite') });
+  const storePath = join(dir, 'store.sqlite');
+  const rawStore = createEmbeddedDocumentStore({ path: storePath });
   await rawStore.ensureIndexes(STORE_INDEXES);
   const adapters: Adapters = {
     store: countingStore(rawStore, storeCalls),
@@ -118,6 +121,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     keys,
     organizationId: org._id,
     adapters,
+    storePath,
     server,
     indexer,
     storeCalls,

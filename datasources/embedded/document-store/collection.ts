@@ -25,8 +25,8 @@ export interface StoreInternals {
   arrayPaths: ArrayPathRegistry;
   feed: ChangeFeed;
   gate: TransactionGate;
-  /** Runs synchronous writes in one immediate transaction (a savepoint inside an open one). */
-  write<R>(writes: () => R): R;
+  /** Runs synchronous writes to `collection` in one immediate transaction (a savepoint inside an open one). */
+  write<R>(collection: string, writes: () => R): R;
 }
 
 interface MatchedRow {
@@ -91,7 +91,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     documents.forEach(requireStringId);
     await this.store.gate.waitOutside();
     const insert = this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`);
-    this.store.write(() => {
+    this.store.write(this.name, () => {
       for (const document of documents) {
         const json = JSON.stringify(document);
         insert.run(document._id, json);
@@ -103,7 +103,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async replaceOne(document: T): Promise<void> {
     requireStringId(document);
     await this.store.gate.waitOutside();
-    this.store.write(() => {
+    this.store.write(this.name, () => {
       const existing = this.store.statement(`SELECT doc FROM ${this.table} WHERE _id = ?`).pluck().get(document._id) as string | undefined;
       const json = JSON.stringify(document);
       if (existing === json) return;
@@ -130,7 +130,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private async update(filter: FilterNode, update: ParsedUpdate, limit: number, upsert: boolean): Promise<UpdateResult> {
     await this.store.gate.waitOutside();
-    return this.store.write(() => {
+    return this.store.write(this.name, () => {
       const where = this.where(filter);
       const matched = this.store
         .statement(`SELECT _id, doc FROM ${this.table} WHERE ${where.sql} LIMIT ?`)
@@ -158,7 +158,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private async delete(filter: FilterNode, limit: number): Promise<number> {
     await this.store.gate.waitOutside();
-    return this.store.write(() => {
+    return this.store.write(this.name, () => {
       const where = this.where(filter);
       const sql = `DELETE FROM ${this.table} WHERE _id IN (SELECT _id FROM ${this.table} WHERE ${where.sql} LIMIT ?) RETURNING _id`;
       const deleted = this.store.statement(sql).pluck().all(...where.params, limit) as string[];

@@ -50,6 +50,16 @@ describe('embedded DocumentStore', function () {
     rmSync(workDirectory, { recursive: true, force: true });
   });
 
+  it('moves a change token when another store on the same file writes, and not for other collections of this one', async function () {
+    const server = open();
+    const cli = open();
+    const before = await server.changeToken('api_keys');
+    await server.collection<Doc>('request_logs').insertOne({ _id: 'req_1' });
+    expect(await server.changeToken('api_keys')).to.equal(before);
+    await cli.collection<Doc>('api_keys').insertOne({ _id: 'key_1' });
+    expect(await server.changeToken('api_keys')).not.to.equal(before);
+  });
+
   it('lets two stores on the same file see each other’s documents and changes', async function () {
     const server = open();
     const cli = open();
