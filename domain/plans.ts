@@ -112,7 +112,19 @@ export function isMeteredPool(pool: Pool): pool is MeteredPool {
   return (METERED_POOLS as readonly Pool[]).includes(pool);
 }
 
+/** Organization records are read-only once loaded (auth keeps one for a few seconds), so their plans are kept with them. */
+const effectivePlans = new WeakMap<Pick<OrganizationDoc, 'plan' | 'limits_override'>, EffectivePlan>();
+
 export function effectivePlan(organization: Pick<OrganizationDoc, 'plan' | 'limits_override'>): EffectivePlan {
+  let effective = effectivePlans.get(organization);
+  if (!effective) {
+    effective = planWithOverride(organization);
+    effectivePlans.set(organization, effective);
+  }
+  return effective;
+}
+
+function planWithOverride(organization: Pick<OrganizationDoc, 'plan' | 'limits_override'>): EffectivePlan {
   const plan = PLANS[organization.plan];
   const override: LimitsOverride = organization.limits_override ?? {};
   const quotas = { ...plan.quotas };
