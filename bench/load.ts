@@ -70,24 +70,75 @@ function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  if (spec.warmupSeconds > 0) await fire(spec, spec.warmupSeconds);
+/** One measured run's raw figures, before they are summarized (possibly with other rounds). */
+interface Round {
+  seconds: number;
+  requests: number;
+  latencies: number[];
+  errors: number;
+  non2xx: number;
+  peakRssBytes: number | null;
+}
+
+async function measuredRound(spec: LoadSpec): Promise<Round> {
   let peak = 0;
   const sampler = spec.pid === undefined ? null : setInterval(() => (peak = Math.max(peak, residentBytes(spec.pid!))), 250);
   try {
     const { result, latencies } = await fire(spec, spec.seconds);
-    const sorted = latencies.sort((a, b) => a - b);
     return {
-      requestsPerSecond: result.requests.total / spec.seconds,
-      p50: percentile(sorted, 0.5),
-      p95: percentile(sorted, 0.95),
-      p99: percentile(sorted, 0.99),
+      seconds: spec.seconds,
+      requests: result.requests.total,
+      latencies,
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
-      requests: result.requests.total,
       peakRssBytes: spec.pid === undefined ? null : peak,
     };
   } finally {
     if (sampler) clearInterval(sampler);
   }
+}
+
+function summarize(rounds: readonly Round[]): LoadResult {
+  const sorted = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b);
+  const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
+  const peaks = rounds.map((round) => round.peakRssBytes);
+  return {
+    requestsPerSecond: requests / rounds.reduce((sum, round) => sum + round.seconds, 0),
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
+    requests,
+    peakRssBytes: peaks.every((peak) => peak === null) ? null : Math.max(...peaks.map((peak) => peak ?? 0)),
+  };
+}
+
+export async function measure(spec: LoadSpec): Promise<LoadResult> {
+  if (spec.warmupSeconds > 0) await fire(spec, spec.warmupSeconds);
+  return summarize([await measuredRound(spec)]);
+}
+
+export interface AlternatingResult {
+  /** Each spec's figures over all its rounds. */
+  results: LoadResult[];
+  /** Requests per second of each spec, per round (rounds[r][s]). */
+  rounds: number[][];
+}
+
+/**
+ * Measures several servers in turns (A, B, A, B, …), each warmed up once before its first turn,
+ * so a change in the machine's load during the run (it is shared) weighs on all of them alike
+ * instead of on whichever ran at the wrong moment.
+ */
+export async function measureAlternating(specs: readonly LoadSpec[], rounds: number): Promise<AlternatingResult> {
+  for (const spec of specs) if (spec.warmupSeconds > 0) await fire(spec, spec.warmupSeconds);
+  const measured: Round[][] = specs.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, spec] of specs.entries()) measured[index]!.push(await measuredRound(spec));
+  }
+  return {
+    results: measured.map(summarize),
+    rounds: Array.from({ length: rounds }, (_, round) => measured.map((spec) => spec[round]!.requests / spec[round]!.seconds)),
+  };
 }

@@ -10,12 +10,14 @@ import type { LoadResult } from './load';
 
 export interface Figures {
   startedAt: Date;
-  settings: { marks: number; seconds: number; warmupSeconds: number; connections: number; profile: boolean };
+  settings: { marks: number; seconds: number; warmupSeconds: number; connections: number; detailRounds: number; profile: boolean };
   machine: { cpu: string; cores: number; memoryGiB: number; node: string; load: string; loadBefore: string };
   seed: SeedFigures;
   sameJson: boolean;
   detailBodyBytes: number;
   detail: { full: LoadResult; control: LoadResult; limit: LoadResult };
+  /** Requests per second of [full, control, limit] in each alternating round. */
+  detailRounds: number[][];
   searchText: LoadResult;
   searchFilters: LoadResult;
   batch: LoadResult;
@@ -86,6 +88,9 @@ command; the seeded data directory is kept under \`.tmp/bench-data/m${f.settings
 
 ## Detail reads: \`GET /v1/trademarks/{id}\` (${int(f.detailBodyBytes)}-byte body, 1,000 IDs in rotation)
 
+Measured in ${f.settings.detailRounds} alternating rounds (full path, control, machine limit, then again), ${f.settings.seconds} s
+each, so a change in the shared machine's load weighs on all three alike; figures over all rounds.
+
 | server | req/s | p50 | p95 | p99 | requests |
 |---|---|---|---|---|---|
 ${row('full path (marque serve)', full)}
@@ -93,7 +98,8 @@ ${row('direct control (Fastify + SQLite + same serializer)', control)}
 ${row('machine limit (node:http, fixed bytes)', limit)}
 
 Full path / direct control: **${vsControl.toFixed(2)}×**; full path / machine limit: ${vsLimit.toFixed(2)}×;
-direct control / machine limit: ${controlVsLimit.toFixed(2)}×. The control's JSON ${f.sameJson ? 'is byte-identical to' : '**differs from**'} the full path's (request id aside).
+direct control / machine limit: ${controlVsLimit.toFixed(2)}×. Full path / direct control per round:
+${f.detailRounds.map(([fullRps, controlRps]) => `${(fullRps! / controlRps!).toFixed(2)}×`).join(', ')}. The control's JSON ${f.sameJson ? 'is byte-identical to' : '**differs from**'} the full path's (request id aside).
 
 ## Search, batch, deadlines (full path)
 

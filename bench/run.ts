@@ -6,7 +6,8 @@
  *   npm run bench                         # quick run on 20,000 marks
  *
  * Settings (environment): BENCH_MARKS (20000), BENCH_SECONDS per measurement (10),
- * BENCH_WARMUP seconds dropped before each (3), BENCH_CONNECTIONS (10), BENCH_PROFILE=1 to
+ * BENCH_WARMUP seconds dropped before each (3), BENCH_CONNECTIONS (10), BENCH_DETAIL_ROUNDS
+ * alternating rounds of the detail comparison (3), BENCH_PROFILE=1 to
  * write a CPU profile of the real server to .tmp/bench-prof/, BENCH_OUTPUT (BENCHMARKS.md).
  * Every process it starts is stopped at the end, also on failure.
  */
@@ -14,7 +15,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDataset, type Dataset } from './dataset';
 import { computeRequestBody, mixedItems } from './deadline-items';
-import { measure, type LoadResult, type LoadSpec } from './load';
+import { measure, measureAlternating, type LoadResult, type LoadSpec } from './load';
 import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
 import { machineDescription, renderReport, type Figures } from './report';
 
@@ -30,6 +31,7 @@ const settings = {
   seconds: envInt('BENCH_SECONDS', 10),
   warmupSeconds: envInt('BENCH_WARMUP', 3),
   connections: envInt('BENCH_CONNECTIONS', 10),
+  detailRounds: Math.max(1, envInt('BENCH_DETAIL_ROUNDS', 3)),
   profile: process.env.BENCH_PROFILE === '1',
   output: process.env.BENCH_OUTPUT ?? join(PROJECT_ROOT, 'BENCHMARKS.md'),
 };
@@ -102,11 +104,18 @@ async function main(): Promise<void> {
       return result;
     };
     const pid = server.process.pid!;
-    const detail = {
-      full: await run('detail, full path', base({ url: server.url, method: 'GET', paths: detailPaths, headers: auth, pid })),
-      control: await run('detail, direct control', base({ url: control.url, method: 'GET', paths: detailPaths })),
-      limit: await run('detail, machine limit', base({ url: limit.url, method: 'GET', paths: detailPaths })),
-    };
+    process.stdout.write(`bench: detail, full path / direct control / machine limit, ${settings.detailRounds} alternating rounds… `);
+    const alternating = await measureAlternating(
+      [
+        base({ url: server.url, method: 'GET', paths: detailPaths, headers: auth, pid }),
+        base({ url: control.url, method: 'GET', paths: detailPaths }),
+        base({ url: limit.url, method: 'GET', paths: detailPaths }),
+      ],
+      settings.detailRounds,
+    );
+    const [full, controlResult, limitResult] = alternating.results as [LoadResult, LoadResult, LoadResult];
+    const detail = { full, control: controlResult, limit: limitResult };
+    console.log(alternating.rounds.map((rates) => rates.map((rate) => Math.round(rate)).join(' / ')).join('; ') + ' req/s');
     const filters = (index: number) => `office=${SEARCH_OFFICES[index % SEARCH_OFFICES.length]}&status_primary=active&sort=-filing_date`;
     const searchText = await run('search with q', base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, pid }));
     const searchFilters = await run('search without q', base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, pid }));
@@ -124,12 +133,20 @@ async function main(): Promise<void> {
 
     const figures: Figures = {
       startedAt,
-      settings: { marks: settings.marks, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, profile: settings.profile },
+      settings: {
+        marks: settings.marks,
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        connections: settings.connections,
+        detailRounds: settings.detailRounds,
+        profile: settings.profile,
+      },
       machine: { ...machineDescription(), loadBefore },
       seed: dataset.seed,
       sameJson: sampleBody === controlBody,
       detailBodyBytes: Buffer.byteLength(sampleBody),
       detail,
+      detailRounds: alternating.rounds,
       searchText,
       searchFilters,
       batch,
