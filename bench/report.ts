@@ -127,8 +127,8 @@ RSS at rest ${mib(f.rssAtRest)}; peak under load ${mib(f.rssUnderLoad)}.
 | goal | figure | |
 |---|---|---|
 | full path ≥ 0.6× direct control on detail reads | ${vsControl.toFixed(2)}× | ${goal(vsControl >= 0.6)} |
-| search p95 < 50 ms on ${int(f.settings.marks)} marks, with q / without, at ${f.settings.connections} connections | ${ms(f.searchText.p95)} / ${ms(f.searchFilters.p95)} | ${goal(f.searchText.p95 < 50 && f.searchFilters.p95 < 50)} |
-| the same at 1 connection | ${ms(f.latency.searchText.p95)} / ${ms(f.latency.searchFilters.p95)} | ${goal(f.latency.searchText.p95 < 50 && f.latency.searchFilters.p95 < 50)} |
+| search with q: p95 < 50 ms on ${int(f.settings.marks)} marks, at ${f.settings.connections} connections / at 1 | ${ms(f.searchText.p95)} / ${ms(f.latency.searchText.p95)} | ${goal(f.searchText.p95 < 50)} / ${goal(f.latency.searchText.p95 < 50)} |
+| search without q: the same | ${ms(f.searchFilters.p95)} / ${ms(f.latency.searchFilters.p95)} | ${goal(f.searchFilters.p95 < 50)} / ${goal(f.latency.searchFilters.p95 < 50)} |
 | batch of 100 p95 < 15 ms, at ${f.settings.connections} connections / at 1 | ${ms(f.batch.p95)} / ${ms(f.latency.batch.p95)} | ${goal(f.batch.p95 < 15)} / ${goal(f.latency.batch.p95 < 15)} |
 | seed of 1M marks under 10 minutes | ${int(f.seed.seconds)} s for ${int(f.seed.marks)} marks | ${f.seed.marks >= 1_000_000 ? goal(f.seed.seconds < 600) : 'not measured at 1M in this run'} |
 
