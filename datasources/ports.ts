@@ -234,6 +234,10 @@ export interface SearchQuery {
 
 export interface SearchHit {
   id: string;
+  /**
+   * Relevance, when the query sorts by `_score`; otherwise null, as relevance is then not computed
+   * (like Elasticsearch with a field sort).
+   */
   score: number | null;
   /** Values of the query's sort keys for this hit, followed by its id (feed back as searchAfter). */
   sortValues: Array<string | number | boolean | null>;

@@ -39,6 +39,11 @@ export function splitSearchText(text: string): SearchTerms {
   };
 }
 
+/** Whether a query ranks by relevance (only then is a score computed and reported). */
+export function sortsByScore(query: Pick<SearchQuery, 'text' | 'sort'>): boolean {
+  return query.text !== undefined && query.sort.some((sort) => sort.field === '_score');
+}
+
 export function textFieldNames(definition: IndexDefinition): string[] {
   return Object.keys(definition.fields).filter((name) => definition.fields[name]!.kind === 'text');
 }

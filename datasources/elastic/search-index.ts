@@ -34,6 +34,7 @@ import {
   assertValidQuery,
   assertValidTermsField,
   fieldSpec,
+  sortsByScore,
   splitSearchText,
   textFieldNames,
 } from '../search-query-rules';
@@ -214,7 +215,7 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
   function toHit(query: SearchQuery, hit: estypes.SearchHit<Record<string, unknown>>): SearchHit {
     const source = hit._source ?? {};
     const id = source.id as string;
-    const score = query.text === undefined ? null : (hit._score ?? null);
+    const score = sortsByScore(query) ? (hit._score ?? null) : null;
     const sortValues = query.sort.map(({ field }) => {
       if (field === '_score') return score;
       const value = source[field];
@@ -305,7 +306,7 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
           sort,
           search_after: searchAfter,
           size: query.limit,
-          track_scores: query.text !== undefined,
+          track_scores: sortsByScore(query),
           track_total_hits: query.countUpTo ?? false,
           _source: ['id', ...keys.filter(({ spec }) => spec !== null).map(({ field }) => field)],
         }),

@@ -45,7 +45,9 @@ export interface TrademarkSearchPage {
 
 /**
  * Parses `sort` (comma list of fields, `-` for descending). Default: relevance then newest filing
- * when there is a text query; otherwise the index's internal order.
+ * when there is a text query; otherwise the index's internal order. An explicit sort replaces
+ * relevance (the spec: it "overrides the default"): marks tied on its keys follow in ID order, and
+ * no relevance is computed, so a sorted text search need not score every match.
  */
 export function trademarkSort(sort: string | null | undefined, hasText: boolean, allowed: readonly string[] = TRADEMARK_SORT_FIELDS): SearchSort[] {
   if (!sort) {
@@ -56,7 +58,7 @@ export function trademarkSort(sort: string | null | undefined, hasText: boolean,
     if (!allowed.includes(field)) throw invalid('sort', `must be one of ${allowed.join(', ')}, optionally prefixed with - (got '${part}')`);
     return { field, direction: part.startsWith('-') ? 'desc' : 'asc' };
   });
-  return hasText ? [...keys, { field: '_score', direction: 'desc' }] : keys;
+  return keys;
 }
 
 export interface SearchScope {

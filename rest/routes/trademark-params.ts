@@ -98,7 +98,7 @@ export const TRADEMARK_SEARCH_CONTROL_PARAMS: readonly ParamSpec[] = [
   {
     name: 'sort',
     kind: { type: 'sort', fields: TRADEMARK_SORT_FIELDS },
-    description: `One of ${TRADEMARK_SORT_FIELDS.join(', ')}; prefix - for descending. Default: relevance with q, otherwise the index's internal order.`,
+    description: `One of ${TRADEMARK_SORT_FIELDS.join(', ')}; prefix - for descending. Default: relevance with q, otherwise the index's internal order. An explicit sort replaces relevance: marks tied on its keys follow in ID order.`,
   },
   includeTotalParam,
   { name: 'include', kind: { type: 'enum', values: ['full_goods_services'] }, array: true, description: 'full_goods_services: return classifications[].goods_services_text in full.' },

@@ -188,6 +188,14 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         expect(hits[0]!.sortValues).to.deep.equal([hits[0]!.score, 'tm_01']);
       });
 
+      it('sorted by a field, computes no relevance: no score, ties in id order', async () => {
+        // 'acme' is an owner of tm_01, tm_02 (rank 2) and tm_06; tm_01 and tm_06 share rank 5, so
+        // their order comes from the id alone.
+        const { hits } = await search({ text: 'acme', sort: [{ field: 'rank', direction: 'desc' }] });
+        expect(hits.map((hit) => [hit.id, hit.score])).to.deep.equal([['tm_01', null], ['tm_06', null], ['tm_02', null]]);
+        expect(hits[0]!.sortValues).to.deep.equal([5, 'tm_01']);
+      });
+
       it('matches substrings of 3+ characters, ignoring case and diacritics', async () => {
         expect(await idsFor('upernov')).to.deep.equal(['tm_05']);
         expect(await idsFor('CAFE')).to.deep.equal(['tm_03']);

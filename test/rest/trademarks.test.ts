@@ -104,6 +104,19 @@ describe('REST: trademark search and list', function () {
     expect(ascDates).to.deep.equal([...ascDates].sort());
   });
 
+  it('with q and an explicit sort, orders by the sort alone: marks tied on it follow in ID order', async () => {
+    const counts = new Map<string, number>();
+    for (const mark of marks) {
+      for (const word of new Set(mark.mark_text.toLowerCase().split(/[^a-z]+/))) if (word.length >= 4) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    const [common] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    const body = await json<ListBody>(await app.get(`/v1/trademarks?q=${common}&sort=office_code&limit=100`));
+    expect(body.data.length).to.be.greaterThan(20);
+    const keys = body.data.map((row) => [row.office_code as string, row.id]);
+    const inOrder = [...keys].sort((a, b) => a[0]!.localeCompare(b[0]!) || (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
+    expect(keys).to.deep.equal(inOrder);
+  });
+
   it('rejects an unknown sort field', async () => {
     await expectError(await app.get('/v1/trademarks?offices=US&sort=mark_text'), 400, 'validation_error', 'sort:');
   });

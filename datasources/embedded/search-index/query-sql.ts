@@ -9,6 +9,7 @@
  * after" over the same keys, with the same NULL placement.
  */
 import { UnsupportedQueryError, type SearchAfter, type SearchFilter, type SearchQuery, type SearchSort } from '../../ports';
+import { sortsByScore } from '../../search-query-rules';
 import { filtersCondition, type SqlFragment } from './filter-sql';
 import type { IndexLayout } from './schema';
 import { ftsMatches } from './text-match';
@@ -29,26 +30,56 @@ function bm25(layout: IndexLayout, table: string): string {
   return `bm25(${table}, ${weights.join(', ')})`;
 }
 
+/**
+ * How a text query takes part in the SQL:
+ * - `ranked`: the FTS tables are joined and bm25 scores every match (the sort uses `_score`);
+ * - `driving`: joined without scores, so the matches drive the query (few of them);
+ * - `filtering`: a membership test on the main table, so SQLite walks an index of the filters
+ *   and sort in order and stops after one page (many matches: sorting them all would cost more).
+ */
+export type TextPlan = 'ranked' | 'driving' | 'filtering';
+
 interface TextMatch {
   joins: string;
   conditions: SqlFragment;
   score: string;
 }
 
-function textMatch(layout: IndexLayout, query: SearchQuery): TextMatch | 'nothing' | null {
-  if (query.text === undefined) return null;
+function searchedFields(layout: IndexLayout, query: SearchQuery): readonly string[] {
   if (layout.textFields.length === 0) throw new UnsupportedQueryError(`index "${layout.definition.name}" has no text fields`);
-  const fields = query.textFields && query.textFields.length > 0 ? query.textFields : layout.textFields;
-  const used = ftsMatches(layout, fields, query.text);
+  return query.textFields && query.textFields.length > 0 ? query.textFields : layout.textFields;
+}
+
+function textMatch(layout: IndexLayout, query: SearchQuery, plan: TextPlan): TextMatch | 'nothing' | null {
+  if (query.text === undefined) return null;
+  const used = ftsMatches(layout, searchedFields(layout, query), query.text);
   if (used.length === 0) return 'nothing';
+  const params = used.map(({ expression }) => expression);
+  if (plan === 'filtering') {
+    // The unary + keeps SQLite from reading the main table by these rowids (the `driving` plan).
+    return {
+      joins: '',
+      conditions: { sql: used.map(({ table }) => `+m.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`).join(' AND '), params },
+      score: 'NULL',
+    };
+  }
   return {
     joins: used.map(({ table }) => ` JOIN ${table} ON ${table}.rowid = m.seq`).join(''),
-    conditions: {
-      sql: used.map(({ table }) => `${table} MATCH ?`).join(' AND '),
-      params: used.map(({ expression }) => expression),
-    },
-    score: `-(${used.map(({ table }) => bm25(layout, table)).join(' + ')})`,
+    conditions: { sql: used.map(({ table }) => `${table} MATCH ?`).join(' AND '), params },
+    score: plan === 'ranked' ? `-(${used.map(({ table }) => bm25(layout, table)).join(' + ')})` : 'NULL',
   };
+}
+
+/**
+ * One count per FTS table of a text query, each stopping at `cap`: how many documents the text
+ * alone matches, as far as choosing between the `driving` and `filtering` plans needs to know.
+ */
+export function textProbeSql(layout: IndexLayout, query: SearchQuery, cap: number): SqlFragment[] {
+  if (query.text === undefined) return [];
+  return ftsMatches(layout, searchedFields(layout, query), query.text).map(({ table, expression }) => ({
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
+    params: [expression, cap],
+  }));
 }
 
 function sortExpression(sort: SearchSort, score: string): string {
@@ -89,8 +120,9 @@ function afterCondition(keys: ReadonlyArray<{ expression: string; direction: 'as
   };
 }
 
-export function searchSql(layout: IndexLayout, query: SearchQuery, snapshot: number): SearchSql {
-  const text = textMatch(layout, query);
+/** `unranked`: the plan of a text query that does not sort by `_score` (those are `ranked`). */
+export function searchSql(layout: IndexLayout, query: SearchQuery, snapshot: number, unranked: Exclude<TextPlan, 'ranked'> = 'driving'): SearchSql {
+  const text = textMatch(layout, query, sortsByScore(query) ? 'ranked' : unranked);
   if (text === 'nothing') return { hits: { sql: '', params: [] }, matchesNothing: true };
   const score = text ? text.score : 'NULL';
   const filters = filtersCondition(layout, query.filters);

@@ -12,6 +12,28 @@ import { describeSearchIndexContract } from '../search-index.contract';
 
 describeSearchIndexContract('embedded SQLite', async () => createEmbeddedSearchIndex({ path: ':memory:' }));
 
+/**
+ * Enough marks for the adapter to gather planner statistics: 4 offices, 3 statuses, a filing date
+ * per day, so no single-column index is selective; all named "Alpha <n>".
+ */
+async function writeMarksWithStatistics(path: string): Promise<void> {
+  const index = createEmbeddedSearchIndex({ path });
+  await index.ensureIndex(TRADEMARK_INDEX);
+  const offices = ['US', 'EM', 'GB', 'JP'];
+  const statuses = ['active', 'inactive', 'pending'];
+  await index.upsert(
+    'trademarks',
+    Array.from({ length: 2400 }, (_, i) => ({
+      id: `tm_${i}`,
+      mark_text: `Alpha ${i}`,
+      office_code: offices[i % 4]!,
+      status_primary: statuses[i % 3]!,
+      filing_date: new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10),
+    })),
+  );
+  await index.close();
+}
+
 describe('embedded SearchIndex on a file', () => {
   let directory: string;
 
@@ -76,22 +98,7 @@ describe('embedded SearchIndex on a file', () => {
 
   it('answers an office + status list sorted by filing date from a compound index, in order', async () => {
     const path = join(directory, 'search.db');
-    const index = createEmbeddedSearchIndex({ path });
-    await index.ensureIndex(TRADEMARK_INDEX);
-    // Enough marks for the adapter to gather planner statistics: 4 offices, 3 statuses, a filing
-    // date per day, so no single-column index is selective.
-    const offices = ['US', 'EM', 'GB', 'JP'];
-    const statuses = ['active', 'inactive', 'pending'];
-    await index.upsert(
-      'trademarks',
-      Array.from({ length: 2400 }, (_, i) => ({
-        id: `tm_${i}`,
-        office_code: offices[i % 4]!,
-        status_primary: statuses[i % 3]!,
-        filing_date: new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10),
-      })),
-    );
-    await index.close();
+    await writeMarksWithStatistics(path);
     const query = {
       index: 'trademarks',
       filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
@@ -106,6 +113,58 @@ describe('embedded SearchIndex on a file', () => {
     // B-tree for the whole ORDER BY would mean sorting every matching mark first.
     expect(plan.join('\n')).to.match(/USING (COVERING )?INDEX si_trademarks_ci__office_code__status_primary__filing_date/);
     expect(plan.join('\n')).not.to.match(/TEMP B-TREE FOR ORDER BY/);
+  });
+
+  it('pages a sorted text search whose word is in thousands of marks in sort order, as with few', async () => {
+    // 3,600 marks: every third one "Beta <n>" (1,200, below the 2,000 matches under which the
+    // matches drive the query), the others "Alpha <n>" (2,400: the index walk tests each row).
+    const offices = ['US', 'EM', 'GB'];
+    const marks = Array.from({ length: 3600 }, (_, i) => ({
+      id: `tm_${String(i).padStart(4, '0')}`,
+      mark_text: i % 3 === 0 ? `Beta ${i}` : `Alpha ${i}`,
+      office_code: offices[i % 2]!,
+      status_primary: i % 5 === 0 ? 'pending' : 'active',
+      filing_date: new Date(Date.UTC(2000, 0, 1 + Math.floor(i / 4))).toISOString().slice(0, 10),
+    }));
+    const index = createEmbeddedSearchIndex({ path: join(directory, 'search.db') });
+    await index.ensureIndex(TRADEMARK_INDEX);
+    await index.upsert('trademarks', marks);
+    for (const word of ['alpha', 'beta']) {
+      const expected = marks
+        .filter((mark) => mark.mark_text.toLowerCase().includes(word) && mark.office_code === 'US' && mark.status_primary === 'active')
+        .sort((a, b) => b.filing_date.localeCompare(a.filing_date) || a.id.localeCompare(b.id))
+        .map((mark) => mark.id);
+      const query = {
+        index: 'trademarks',
+        text: word,
+        filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+        sort: [{ field: 'filing_date', direction: 'desc' as const }],
+        limit: 7,
+      };
+      const first = await index.search(query);
+      const second = await index.search({ ...query, searchAfter: first.hits[first.hits.length - 1]!.sortValues, snapshot: first.snapshot });
+      expect([...first.hits, ...second.hits].map((hit) => hit.id), word).to.deep.equal(expected.slice(0, 14));
+      expect(first.hits.every((hit) => hit.score === null)).to.equal(true);
+    }
+    await index.close();
+  });
+
+  it('walks the compound index for a text search with many matches, testing each row against them', async () => {
+    const path = join(directory, 'search.db');
+    await writeMarksWithStatistics(path);
+    const query = {
+      index: 'trademarks',
+      text: 'alpha',
+      filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+      sort: [{ field: 'filing_date', direction: 'desc' as const }],
+      limit: 21,
+    };
+    const { hits } = searchSql(layoutFor(TRADEMARK_INDEX), query, 1, 'filtering');
+    const db = new Database(path, { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${hits.sql}`).all(...hits.params) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    db.close();
+    expect(plan).to.match(/INDEX si_trademarks_ci__office_code__status_primary__filing_date/);
+    expect(plan).not.to.match(/TEMP B-TREE FOR ORDER BY/);
   });
 
   it('refuses a compound index over a text or array field', async () => {
