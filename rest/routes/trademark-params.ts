@@ -94,7 +94,7 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
 ];
 
 export const TRADEMARK_SEARCH_CONTROL_PARAMS: readonly ParamSpec[] = [
-  { name: 'q', kind: { type: 'string', maxLength: 500 }, description: 'Text query on mark text, owner names and goods/services; results rank by relevance, filing date breaking ties.' },
+  { name: 'q', kind: { type: 'string', maxLength: 500 }, description: 'Text query on mark text, owner names and goods/services; without sort, results rank by relevance, filing date breaking ties.' },
   {
     name: 'sort',
     kind: { type: 'sort', fields: TRADEMARK_SORT_FIELDS },
