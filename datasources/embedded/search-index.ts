@@ -46,7 +46,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Below this many text matches (per FTS table) the matches drive an unranked query; from it on,
  * the query walks its filter and sort index instead. On 1M marks a common word (50,000-100,000
  * matches) took 90-180 ms driven and 13-40 ms walked; a rare one 1 ms driven and up to 12 ms
- * walked (every row of an office), and the probe itself costs about 2 ms at this cap.
+ * walked (every row of an office), and the probe itself costs under 1 ms at this cap.
  */
 const TEXT_DRIVES_BELOW = 2000;
 /** Refresh planner statistics whenever an index has grown by this factor since the last time. */
