@@ -4,12 +4,12 @@
  * load the records through their DataLoaders (deleted records drop out silently).
  */
 import type { SearchFilter, SearchSort } from '../datasources/ports';
-import { invalid } from '../domain/errors';
 import type { RequestContext } from './context';
+import { pageLimit } from './page-limit';
 
 /** Totals above this are reported as approximate (spec: 10,000 cap on deep search). */
 export const TOTAL_COUNT_CAP = 10_000;
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE } from './page-limit';
 
 export interface SearchPageQuery {
   index: string;
@@ -38,9 +38,7 @@ export interface IdPage {
 }
 
 export async function searchIdPage(query: SearchPageQuery, ctx: RequestContext): Promise<IdPage> {
-  const maxLimit = query.maxLimit ?? MAX_PAGE_SIZE;
-  const limit = query.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw invalid('limit', `must be an integer from 1 to ${maxLimit}`);
+  const limit = pageLimit(query.limit, query.maxLimit);
   const position = query.cursor ? ctx.services.cursors.decode(query.cursor, query.binding) : null;
   const includeTotal = query.include_total === true;
   const result = await ctx.services.search.search({

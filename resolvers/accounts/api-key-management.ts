@@ -13,7 +13,8 @@ import type { RequestContext } from '../context';
 import { apiKeyStatus, createApiKey, displayPrefix, generateSecret, hashApiKey, type ApiKeyStatus } from './api-keys';
 import { grantableScopes, requireCallerScope, requireScopesHeld } from './caller-scope';
 import { mergeMetadata, parseMetadata } from './metadata';
-import { pageOf, pageSize } from './pages';
+import { pageOf } from './pages';
+import { pageLimit } from '../page-limit';
 
 export const MANAGE_SCOPE = 'api-keys:manage';
 export const API_KEY_NAME_MAX_LENGTH = 255;
@@ -154,7 +155,7 @@ function statusFilter(status: string, now: Date): Filter {
 async function listKeys(args: ListArgs, ctx: RequestContext) {
   requireCallerScope(ctx.caller, MANAGE_SCOPE);
   const now = ctx.services.now();
-  const limit = pageSize(args.limit);
+  const limit = pageLimit(args.limit);
   const binding = { list: 'api_keys', organization: ctx.caller.organizationId, status: args.status ?? null };
   const filter: Filter = { organization_id: ctx.caller.organizationId, ...(args.status ? statusFilter(args.status, now) : {}) };
   const page = await pageOf<ApiKeyDoc>(keysOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors);

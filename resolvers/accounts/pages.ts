@@ -4,17 +4,7 @@
  * page sort before the cursor and so never appear in later pages.
  */
 import type { Collection, Filter, StoredDocument } from '../../datasources/ports';
-import { invalid } from '../../domain/errors';
 import type { CursorCodec } from '../cursors';
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-
-export function pageSize(limit: number | null | undefined): number {
-  const size = limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  return size;
-}
 
 export interface Page<T> {
   data: T[];

@@ -4,16 +4,14 @@
  * index's owner facet).
  */
 import { ATTORNEY_INDEX, TRADEMARK_INDEX } from '../../datasources/index-definitions';
-import type { SearchFilter } from '../../datasources/ports';
-import { invalid } from '../../domain/errors';
 import type { AttorneyDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
 import type { RequestContext } from '../context';
+import { pageLimit } from '../page-limit';
 import { loadPresent } from '../loaders';
-import { countryFilter, sortNameField, type PartyListArgs } from '../owners/queries';
-import { parseSort, searchPartyPage } from '../parties/list';
+import { listParties, type PartyListArgs } from '../parties/list';
 import { loadLiveParty } from '../parties/lookup';
-import { MAX_PAGE_SIZE, searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
+import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
 
 export const ATTORNEY_SORT_FIELDS = ['name', 'trademark_count', 'updated_at'] as const;
 /** Every client of one attorney fits one facet call; an attorney never has more. */
@@ -23,23 +21,13 @@ export const loadAttorney = (id: string, ctx: RequestContext): Promise<AttorneyD
 
 /** Attorneys of a list page, by the attorney index; shared by GET /v1/attorneys and a firm's attorneys. */
 export async function attorneyPage(args: PartyListArgs & { firm_id?: string | null }, ctx: RequestContext, list: string) {
-  const sort = args.sort ?? 'name';
-  const filters: SearchFilter[] = countryFilter(args.country_code);
-  if (args.firm_id) filters.push({ field: 'firm_id', op: 'eq', value: parseId('firm_id', args.firm_id, 'firm_') });
-  const page = await searchPartyPage(
-    {
-      index: ATTORNEY_INDEX.name,
-      binding: { list, q: args.q ?? null, country_code: args.country_code ?? null, firm_id: args.firm_id ?? null, sort },
-      q: args.q,
-      filters,
-      sort: [parseSort(sort, ATTORNEY_SORT_FIELDS, sortNameField)],
-      limit: args.limit,
-      cursor: args.cursor,
-      include_total: args.include_total,
-    },
+  const firmFilter = args.firm_id ? [{ field: 'firm_id', op: 'eq' as const, value: parseId('firm_id', args.firm_id, 'firm_') }] : [];
+  return listParties(
+    { index: ATTORNEY_INDEX.name, list, sortFields: ATTORNEY_SORT_FIELDS, defaultSort: 'name', loader: ctx.loaders.attorneys },
+    args,
     ctx,
+    { filters: firmFilter, binding: { firm_id: args.firm_id ?? null } },
   );
-  return { ...page, data: await loadPresent(ctx.loaders.attorneys, page.ids) };
 }
 
 async function attorneyTrademarks(args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) {
@@ -57,8 +45,7 @@ interface ClientsArgs {
 /** Owners by shared marks, descending, owner ID ascending among equals; keyset on (count, id). */
 async function attorneyClients(args: ClientsArgs, ctx: RequestContext) {
   const attorney = await loadAttorney(args.id, ctx);
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const limit = pageLimit(args.limit);
   const binding = { list: 'attorney_clients', id: attorney._id };
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
   const clients = await ctx.services.search.terms(TRADEMARK_INDEX.name, 'owner_ids', [{ field: 'attorney_ids', op: 'eq', value: attorney._id }], ALL_CLIENTS);

@@ -4,31 +4,14 @@
  */
 import { ENTITY_INDEX } from '../../datasources/index-definitions';
 import type { RequestContext } from '../context';
-import { loadPresent } from '../loaders';
-import { countryFilter, sortNameField, type PartyListArgs } from '../owners/queries';
-import { parseSort, searchPartyPage } from '../parties/list';
+import { listParties, type PartyListArgs } from '../parties/list';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
 import { loadEntity } from './scope';
 
 export const ENTITY_SORT_FIELDS = ['name', 'member_count', 'trademark_count', 'updated_at'] as const;
 
-async function listEntities(args: PartyListArgs, ctx: RequestContext) {
-  const sort = args.sort ?? 'name';
-  const page = await searchPartyPage(
-    {
-      index: ENTITY_INDEX.name,
-      binding: { list: 'entities', q: args.q ?? null, country_code: args.country_code ?? null, sort },
-      q: args.q,
-      filters: countryFilter(args.country_code),
-      sort: [parseSort(sort, ENTITY_SORT_FIELDS, sortNameField)],
-      limit: args.limit,
-      cursor: args.cursor,
-      include_total: args.include_total,
-    },
-    ctx,
-  );
-  return { ...page, data: await loadPresent(ctx.loaders.entities, page.ids) };
-}
+const listEntities = (args: PartyListArgs, ctx: RequestContext) =>
+  listParties({ index: ENTITY_INDEX.name, list: 'entities', sortFields: ENTITY_SORT_FIELDS, defaultSort: 'name', loader: ctx.loaders.entities }, args, ctx);
 
 async function entityTrademarks(args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) {
   const entity = await loadEntity(args.id, ctx);

@@ -8,7 +8,8 @@ import { randomId } from '../../domain/ids';
 import { COLLECTIONS, FEEDBACK_STATUSES, FEEDBACK_TYPES, type FeedbackDoc } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
 import { requireCallerScope } from '../accounts/caller-scope';
-import { pageOf, pageSize } from '../accounts/pages';
+import { pageOf } from '../accounts/pages';
+import { pageLimit } from '../page-limit';
 import type { RequestContext } from '../context';
 import { requestSnapshot, resourceSnapshot } from './context-snapshots';
 import { checkFeedback, type FeedbackInput } from './rules';
@@ -69,7 +70,7 @@ function oneOf(name: string, value: string | null | undefined, allowed: readonly
 async function listFeedback(args: ListArgs, ctx: RequestContext) {
   const status = oneOf('status', args.status, FEEDBACK_STATUSES);
   const type = oneOf('type', args.type, FEEDBACK_TYPES);
-  const limit = pageSize(args.limit);
+  const limit = pageLimit(args.limit);
   const organizationId = ctx.caller.organizationId;
   const filter: Filter = { organization_id: organizationId, ...(status ? { status } : {}), ...(type ? { type } : {}) };
   const binding = { list: 'feedback', organization: organizationId, status, type };

@@ -8,9 +8,7 @@ import { invalid } from '../../domain/errors';
 import type { FirmDoc } from '../../domain/records';
 import { attorneyPage } from '../attorneys/queries';
 import type { RequestContext } from '../context';
-import { loadPresent } from '../loaders';
-import { countryFilter, sortNameField, type PartyListArgs } from '../owners/queries';
-import { parseSort, searchPartyPage } from '../parties/list';
+import { listParties, type PartyListArgs } from '../parties/list';
 import { loadLiveParty } from '../parties/lookup';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
 
@@ -35,29 +33,20 @@ interface FirmListArgs extends PartyListArgs {
 }
 
 async function listFirms(args: FirmListArgs, ctx: RequestContext) {
-  const sort = args.sort ?? '-trademark_count';
-  const filters: SearchFilter[] = countryFilter(args.country_code);
+  const filters: SearchFilter[] = [];
   for (const [parameter, field] of [['min_attorneys', 'attorney_count'], ['min_filings', 'trademark_count']] as const) {
     const min = args[parameter];
     if (min === null || min === undefined) continue;
     if (!Number.isInteger(min) || min < 0) throw invalid(parameter, 'must be a non-negative integer');
     filters.push({ field, op: 'range', gte: min });
   }
-  const page = await searchPartyPage(
-    {
-      index: FIRM_INDEX.name,
-      binding: { list: 'firms', q: args.q ?? null, country_code: args.country_code ?? null, min_attorneys: args.min_attorneys ?? null, min_filings: args.min_filings ?? null, sort },
-      q: args.q,
-      filters,
-      sort: [parseSort(sort, FIRM_SORT_FIELDS, sortNameField)],
-      limit: args.limit,
-      maxLimit: FIRM_PAGE_SIZE_MAX,
-      cursor: args.cursor,
-      include_total: args.include_total,
-    },
+  const page = await listParties(
+    { index: FIRM_INDEX.name, list: 'firms', sortFields: FIRM_SORT_FIELDS, defaultSort: '-trademark_count', loader: ctx.loaders.firms, maxLimit: FIRM_PAGE_SIZE_MAX },
+    args,
     ctx,
+    { filters, binding: { min_attorneys: args.min_attorneys ?? null, min_filings: args.min_filings ?? null } },
   );
-  return { ...page, data: (await loadPresent(ctx.loaders.firms, page.ids)).map((firm): FirmWithIncludes => ({ ...firm, includes: new Set() })) };
+  return { ...page, data: page.data.map((firm): FirmWithIncludes => ({ ...firm, includes: new Set() })) };
 }
 
 function parseIncludes(include: readonly string[] | null | undefined): Set<FirmInclude> {

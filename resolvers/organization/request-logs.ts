@@ -11,6 +11,7 @@ import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type RequestLogDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
+import { pageLimit } from '../page-limit';
 
 export const MAX_LOG_PAGE = 100;
 export const STATUS_FILTER_PATTERN = /^(?:[1-5]xx|[1-5]\d\d)$/;
@@ -63,8 +64,7 @@ export function requestLogFilter(organizationId: string, args: RequestLogArgs): 
 }
 
 export async function requestLogs(args: RequestLogArgs, ctx: RequestContext) {
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_PAGE) throw invalid('limit', `must be an integer from 1 to ${MAX_LOG_PAGE}`);
+  const limit = pageLimit(args.limit, MAX_LOG_PAGE);
   const base = requestLogFilter(ctx.caller.organizationId, args);
   const binding = { list: 'request_logs', filter: base };
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;

@@ -1,37 +1,76 @@
 /**
- * One page of a party index (owners, attorneys, firms, entities): filters and sort → SearchIndex
- * query under a pinned snapshot, keyset paging in a signed cursor bound to the list and its
- * arguments, optional capped total. Returns IDs; callers load the records through DataLoaders.
+ * One page of a party list (owners, attorneys, firms, entities): q, country_code, the list's own
+ * filters and its sort → SearchIndex query under a pinned snapshot, keyset paging in a signed
+ * cursor bound to the list and its arguments, optional capped total; records loaded through the
+ * list's DataLoader. Merged records stay indexed (`is_merged`) but never list.
  */
+import type DataLoader from 'dataloader';
 import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import type { RequestContext } from '../context';
+import { loadPresent } from '../loaders';
 import { searchIdPage, type IdPage } from '../search-page';
 
-export interface PartyPageQuery {
-  index: string;
-  /** Identifies the list and everything that shapes it (filters, sort, parent ID) in cursors. */
-  binding: Record<string, unknown>;
+/** The arguments every party list takes. */
+export interface PartyListArgs {
   q?: string | null;
-  filters: SearchFilter[];
-  sort: SearchSort[];
+  country_code?: string | null;
+  sort?: string | null;
   limit?: number | null;
-  maxLimit?: number;
   cursor?: string | null;
   include_total?: boolean | null;
 }
 
-export type PartyIdPage = IdPage;
-
-/** `-field` / `field` → a sort key, checked against the fields a list offers. */
-export function parseSort(sort: string, allowed: readonly string[], indexField: (field: string) => string = (f) => f): SearchSort {
-  const field = sort.startsWith('-') ? sort.slice(1) : sort;
-  if (!allowed.includes(field)) throw invalid('sort', `must be one of ${allowed.join(', ')}, optionally prefixed with - (got '${sort}')`);
-  return { field: indexField(field), direction: sort.startsWith('-') ? 'desc' : 'asc' };
+/** One party list: its index, its name in cursors, its sorts and where its records load from. */
+export interface PartyList<T> {
+  index: string;
+  list: string;
+  sortFields: readonly string[];
+  defaultSort: string;
+  loader: DataLoader<string, T | null>;
+  maxLimit?: number;
 }
 
-/** A page of a party list; merged records stay indexed (is_merged) but never list. */
-export async function searchPartyPage(query: PartyPageQuery, ctx: RequestContext): Promise<IdPage> {
-  const text = query.q?.trim() ? query.q.trim() : undefined;
-  return searchIdPage({ ...query, text, filters: [...query.filters, { field: 'is_merged', op: 'eq', value: false }] }, ctx);
+/** Filters a list adds to q and country_code, with their values as cursors bind them. */
+export interface ListRefinements {
+  filters: SearchFilter[];
+  binding: Record<string, unknown>;
+}
+
+const countryFilter = (countryCode: string | null | undefined): SearchFilter[] =>
+  countryCode ? [{ field: 'country_code', op: 'eq', value: countryCode.toUpperCase() }] : [];
+
+/**
+ * `-field` / `field` → a sort key, checked against the fields a list offers; the public `name`
+ * sort is the index's lowercased canonical name.
+ */
+function parseSort(sort: string, allowed: readonly string[]): SearchSort {
+  const field = sort.startsWith('-') ? sort.slice(1) : sort;
+  if (!allowed.includes(field)) throw invalid('sort', `must be one of ${allowed.join(', ')}, optionally prefixed with - (got '${sort}')`);
+  return { field: field === 'name' ? 'sort_name' : field, direction: sort.startsWith('-') ? 'desc' : 'asc' };
+}
+
+export async function listParties<T>(
+  spec: PartyList<T>,
+  args: PartyListArgs,
+  ctx: RequestContext,
+  refinements: ListRefinements = { filters: [], binding: {} },
+): Promise<IdPage & { data: T[] }> {
+  const sort = args.sort ?? spec.defaultSort;
+  const text = args.q?.trim() ? args.q.trim() : undefined;
+  const page = await searchIdPage(
+    {
+      index: spec.index,
+      binding: { list: spec.list, q: args.q ?? null, country_code: args.country_code ?? null, ...refinements.binding, sort },
+      text,
+      filters: [...countryFilter(args.country_code), ...refinements.filters, { field: 'is_merged', op: 'eq', value: false }],
+      sort: [parseSort(sort, spec.sortFields)],
+      limit: args.limit,
+      maxLimit: spec.maxLimit,
+      cursor: args.cursor,
+      include_total: args.include_total,
+    },
+    ctx,
+  );
+  return { ...page, data: await loadPresent(spec.loader, page.ids) };
 }

@@ -9,6 +9,7 @@ import { invalid } from '../../domain/errors';
 import type { AttorneyDoc, FirmDoc, OwnerDoc, TrademarkDoc } from '../../domain/records';
 import { rankClasses, rankCompletions, rankTerms, type StandardTerm } from '../../domain/suggest';
 import type { RequestContext } from '../context';
+import { pageLimit } from '../page-limit';
 import { NICE_CLASSES, NICE_TERMS, officeByCode } from '../reference-data';
 import { CURRENT_NICE_VERSION, NICE_VERSIONS } from '../reference/queries';
 import { suggestCandidates } from './candidates';
@@ -28,11 +29,6 @@ function checkQuery(q: string, name = 'q'): string {
   return trimmed;
 }
 
-function checkLimit(limit: number | null | undefined, fallback: number, max: number): number {
-  const value = limit ?? fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) throw invalid('limit', `must be an integer from 1 to ${max}`);
-  return value;
-}
 
 interface Suggestion {
   object: 'suggestion';
@@ -52,7 +48,7 @@ async function markCompletions(q: string, limit: number, filters: SearchFilter[]
 
 async function trademarkSuggest(args: { q: string; office?: string | null; limit?: number | null }, ctx: RequestContext) {
   const q = checkQuery(args.q);
-  const limit = checkLimit(args.limit, 10, MAX_SUGGESTIONS);
+  const limit = pageLimit(args.limit, MAX_SUGGESTIONS, 10);
   const filters: SearchFilter[] = [];
   if (args.office != null) {
     const office = officeByCode(args.office);
@@ -91,7 +87,7 @@ async function partyCompletions(type: Exclude<SuggestType, 'trademark'>, q: stri
 
 async function suggest(args: { q: string; types?: readonly string[] | null; limit?: number | null }, ctx: RequestContext) {
   const q = checkQuery(args.q);
-  const limit = checkLimit(args.limit, 10, MAX_SUGGESTIONS);
+  const limit = pageLimit(args.limit, MAX_SUGGESTIONS, 10);
   const types = args.types && args.types.length > 0 ? [...new Set(args.types)] : [...SUGGEST_TYPES];
   for (const type of types) if (!(SUGGEST_TYPES as readonly string[]).includes(type)) throw invalid('types', `must list values of ${SUGGEST_TYPES.join(', ')} (got '${type}')`);
   const perType = await Promise.all(
@@ -136,7 +132,7 @@ const termRow = (t: { term: StandardTerm; score: number; matched_words: string[]
 
 function classificationSuggest(args: { text: string; limit?: number | null; version?: string | null }) {
   const text = goodsText(args.text);
-  const limit = checkLimit(args.limit, 5, 45);
+  const limit = pageLimit(args.limit, 45, 5);
   const version = args.version ?? CURRENT_NICE_VERSION;
   if (!(NICE_VERSIONS as readonly string[]).includes(version)) throw invalid('version', `must be one of ${NICE_VERSIONS.join(', ')} (got '${version}')`);
   const headingOf = (c: (typeof NICE_CLASSES)[number]) => (version === '13-2026' ? c.heading_ncl13_2026 : c.heading);
@@ -160,7 +156,7 @@ function classificationSuggest(args: { text: string; limit?: number | null; vers
 
 function goodsServicesSuggest(args: { text: string; nice_classes?: readonly number[] | null; limit?: number | null }) {
   const text = goodsText(args.text);
-  const limit = checkLimit(args.limit, 10, 50);
+  const limit = pageLimit(args.limit, 50, 10);
   const classes = args.nice_classes && args.nice_classes.length > 0 ? new Set(args.nice_classes) : null;
   for (const c of classes ?? []) if (!Number.isInteger(c) || c < 1 || c > 45) throw invalid('nice_classes', `must list Nice classes from 1 to 45 (got ${c})`);
   const terms = classes === null ? STANDARD_TERMS : STANDARD_TERMS.filter((t) => classes.has(t.nice_class));

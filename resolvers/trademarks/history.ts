@@ -7,9 +7,9 @@ import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkEventDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
+import { pageLimit } from '../page-limit';
 import { EVENT_TYPES, eventTypeOf } from '../reference-data';
 import { requireTrademark } from './load';
-import { MAX_PAGE_SIZE } from './search';
 
 export const HISTORY_SORTS = ['-event_date', 'event_date'] as const;
 
@@ -41,8 +41,7 @@ export async function trademarkHistory(args: HistoryArgs, ctx: RequestContext) {
   const mark = await requireTrademark(args.id, ctx);
   const sort = args.sort ?? '-event_date';
   if (!(HISTORY_SORTS as readonly string[]).includes(sort)) throw invalid('sort', `must be one of ${HISTORY_SORTS.join(', ')} (got '${sort}')`);
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const limit = pageLimit(args.limit);
   const descending = sort === '-event_date';
   const binding = { list: 'trademark_history', id: mark._id, event_type: args.event_type ?? null, category: args.category ?? null, sort };
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;

@@ -6,7 +6,8 @@ import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type Trademark
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
-import { MAX_PAGE_SIZE, searchTrademarks, type TrademarkSearchArgs } from './search';
+import { pageLimit } from '../page-limit';
+import { searchTrademarks, type TrademarkSearchArgs } from './search';
 
 export const MAX_BATCH_IDS = 100;
 
@@ -48,8 +49,7 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   const mark = await loadTrademark(args.id, ctx);
   const sort = args.sort ?? '-changed_at';
   if (sort !== '-changed_at' && sort !== 'changed_at') throw invalid('sort', `must be -changed_at or changed_at (got '${sort}')`);
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const limit = pageLimit(args.limit);
   const descending = sort === '-changed_at';
   const binding = { list: 'trademark_changes', id: mark._id, changed_field: args.changed_field ?? null, sort };
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
