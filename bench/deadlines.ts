@@ -23,6 +23,7 @@ import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { computeDeadlinesBatch, type DeadlineOptions } from '../domain/deadlines';
 import { computeRequestBody, mixedItems } from './deadline-items';
 import { loadRuleCorpus } from '../domain/rules';
+import { percentile } from './samples';
 
 const ITEMS = 1000;
 const RUNS = 50;
@@ -42,7 +43,7 @@ const cold = timeMs(() => {
   deadlineCount = computeDeadlinesBatch(corpus, items, options).reduce((sum, result) => sum + result.deadlines.length, 0);
 });
 const warm = Array.from({ length: RUNS }, () => timeMs(() => computeDeadlinesBatch(corpus, items, options))).sort((a, b) => a - b);
-const at = (q: number) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))]!.toFixed(2);
+const at = (fraction: number) => percentile(warm, fraction).toFixed(2);
 console.log(`computeDeadlinesBatch: ${ITEMS} items, ${deadlineCount} deadlines`);
 console.log(`  cold first run ${cold.toFixed(1)} ms; warm median ${at(0.5)} ms, p95 ${at(0.95)} ms over ${RUNS} runs`);
 

@@ -8,17 +8,12 @@
  *
  * Redis: REDIS_URL, else a throwaway redis-server from PATH, else skipped.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
-import { createRedisKeyValue } from '../datasources/redis/key-value';
 import type { KeyValue } from '../datasources/ports';
 import type { OrganizationDoc } from '../domain/records';
 import { Limiter } from '../rest/limits';
 import type { RouteDef } from '../rest/route';
 import { freeObject } from '../rest/schemas/json-schema';
-import { startRedisServer } from '../test/support/redis-server';
+import { latencyLine, onEachKeyValue, percentile, timeRuns } from './samples';
 
 const ITERATIONS = Number(process.argv[2] ?? 20_000);
 const WARMUP = 1_000;
@@ -55,54 +50,27 @@ const route = (id: string, pool: RouteDef['pool']): RouteDef => ({
   handle: async () => ({ status: 200, body: {} }),
 });
 
-const percentile = (sorted: readonly number[], fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
-
 async function measure(label: string, kv: KeyValue): Promise<void> {
   const limiter = new Limiter(kv);
   for (const target of [route('metered-read', 'read'), route('unmetered-utility', 'utility')]) {
-    const samples: number[] = [];
-    for (let index = 0; index < WARMUP + ITERATIONS; index += 1) {
-      const startedAt = process.hrtime.bigint();
-      const decision = await limiter.admit(target, organization);
-      const elapsed = Number(process.hrtime.bigint() - startedAt) / 1e6;
-      if (decision.refusal !== null) throw new Error(`refused: ${decision.refusal.detail}`);
-      if (index >= WARMUP) samples.push(elapsed);
-    }
-    samples.sort((a, b) => a - b);
-    const format = (ms: number): string => `${ms.toFixed(4)} ms`;
-    console.log(`${`${label} ${target.id}`.padEnd(44)} median ${format(percentile(samples, 0.5))}  p99 ${format(percentile(samples, 0.99))}  (n=${samples.length})`);
+    const samples = await timeRuns(
+      async () => {
+        const decision = await limiter.admit(target, organization);
+        if (decision.refusal !== null) throw new Error(`refused: ${decision.refusal.detail}`);
+      },
+      ITERATIONS,
+      WARMUP,
+    );
+    console.log(latencyLine(`${label} ${target.id}`, samples, 44));
+  }
+  if (label.startsWith('redis')) {
+    const pings = await timeRuns(() => kv.ping(), 5_000);
+    console.log(`${`${label} PING, one round trip`.padEnd(44)} median ${percentile(pings, 0.5).toFixed(4)} ms`);
   }
 }
 
 async function main(): Promise<void> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'marque-limits-bench-'));
-  try {
-    const embedded = createEmbeddedKeyValue({ path: path.join(directory, 'kv.sqlite') });
-    await measure('embedded (SQLite file)', embedded);
-    await embedded.close();
-  } finally {
-    fs.rmSync(directory, { recursive: true, force: true });
-  }
-  const server = await startRedisServer();
-  if (server === null) {
-    console.log('redis: skipped (no REDIS_URL and no redis-server on PATH)');
-    return;
-  }
-  try {
-    const redis = await createRedisKeyValue({ url: server.url, keyPrefix: `bench-limits:${process.pid}:` });
-    await measure('redis (loopback)', redis);
-    const pings: number[] = [];
-    for (let index = 0; index < 5_000; index += 1) {
-      const startedAt = process.hrtime.bigint();
-      await redis.ping();
-      pings.push(Number(process.hrtime.bigint() - startedAt) / 1e6);
-    }
-    pings.sort((a, b) => a - b);
-    console.log(`${'redis (loopback) PING, one round trip'.padEnd(44)} median ${percentile(pings, 0.5).toFixed(4)} ms`);
-    await redis.close();
-  } finally {
-    await server.stop();
-  }
+  await onEachKeyValue('limits-bench', measure);
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { residentBytes } from './processes';
+import { percentile } from './samples';
 
 export interface LoadSpec {
   url: string;
@@ -63,11 +64,6 @@ function fire(spec: LoadSpec, seconds: number): Promise<Fired> {
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** One measured run's raw figures, before they are summarized (possibly with other rounds). */

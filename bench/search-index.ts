@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import { TRADEMARK_INDEX } from '../datasources/index-definitions';
-import type { IndexDocument, SearchIndex, SearchQuery } from '../datasources/ports';
+import type { IndexDocument, SearchQuery } from '../datasources/ports';
+import { percentile, timeRuns } from './samples';
 
 const BATCH_SIZE = 1000;
 const QUERY_RUNS = 50;
@@ -74,22 +75,11 @@ function syntheticTrademark(index: number): IndexDocument {
   };
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
-
-async function timeQuery(index: SearchIndex, label: string, run: () => Promise<unknown>): Promise<void> {
-  const times: number[] = [];
+async function timeQuery(label: string, run: () => Promise<unknown>): Promise<void> {
   let last: unknown;
-  for (let attempt = 0; attempt < QUERY_RUNS; attempt += 1) {
-    const started = process.hrtime.bigint();
-    last = await run();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timeRuns(async () => (last = await run()), QUERY_RUNS);
   const summary = JSON.stringify(last).slice(0, 60);
   console.log(`${label.padEnd(62)} p50 ${percentile(times, 0.5).toFixed(2)} ms  p95 ${percentile(times, 0.95).toFixed(2)} ms  ${summary}`);
-  void index;
 }
 
 async function main(): Promise<void> {
@@ -119,19 +109,19 @@ async function main(): Promise<void> {
     { field: 'status_primary', op: 'in', values: ['active', 'pending'] },
   ];
   const run = (query: Omit<SearchQuery, 'index' | 'limit'>) => () => index.search({ ...base, ...query });
-  await timeQuery(index, `q "${term}" + 2 filters, sort _score, count`, run({ text: term, filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(index, `q "${term}" + 2 filters, sort -filing_date, count`, run({ text: term, filters: twoFilters, sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(index, 'q "zen" (common substring) + 2 filters, sort _score', run({ text: 'zen', filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(index, 'q "zen" + 2 filters, sort expiry_date asc', run({ text: 'zen', filters: twoFilters, sort: [{ field: 'expiry_date', direction: 'asc' }] }));
-  await timeQuery(index, 'q "software" (goods) + class 9 + office, sort _score', run({ text: 'software', filters: [{ field: 'nice_classes', op: 'eq', value: 9 }, { field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: '_score', direction: 'desc' }] }));
-  await timeQuery(index, 'q "ka" (short prefix, mark_text) + 2 filters, sort _score', run({ text: 'ka', textFields: ['mark_text'], filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }] }));
-  await timeQuery(index, 'owner_ids eq, sort -filing_date, count', run({ filters: [{ field: 'owner_ids', op: 'eq', value: 'own_77' }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(index, 'office US + class 25, sort -filing_date, count', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }, { field: 'nice_classes', op: 'eq', value: 25 }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(index, 'office US, sort expiry_date asc (nulls last)', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'expiry_date', direction: 'asc' }] }));
+  await timeQuery(`q "${term}" + 2 filters, sort _score, count`, run({ text: term, filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery(`q "${term}" + 2 filters, sort -filing_date, count`, run({ text: term, filters: twoFilters, sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery('q "zen" (common substring) + 2 filters, sort _score', run({ text: 'zen', filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery('q "zen" + 2 filters, sort expiry_date asc', run({ text: 'zen', filters: twoFilters, sort: [{ field: 'expiry_date', direction: 'asc' }] }));
+  await timeQuery('q "software" (goods) + class 9 + office, sort _score', run({ text: 'software', filters: [{ field: 'nice_classes', op: 'eq', value: 9 }, { field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: '_score', direction: 'desc' }] }));
+  await timeQuery('q "ka" (short prefix, mark_text) + 2 filters, sort _score', run({ text: 'ka', textFields: ['mark_text'], filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }] }));
+  await timeQuery('owner_ids eq, sort -filing_date, count', run({ filters: [{ field: 'owner_ids', op: 'eq', value: 'own_77' }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery('office US + class 25, sort -filing_date, count', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }, { field: 'nice_classes', op: 'eq', value: 25 }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery('office US, sort expiry_date asc (nulls last)', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'expiry_date', direction: 'asc' }] }));
   const page = await index.search({ ...base, limit: 1000, filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'filing_date', direction: 'desc' }] });
-  await timeQuery(index, 'office US, sort -filing_date, searchAfter page 51', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'filing_date', direction: 'desc' }], searchAfter: page.hits[999]!.sortValues }));
-  await timeQuery(index, 'terms nice_classes (office US), size 10', () => index.terms('trademarks', 'nice_classes', [{ field: 'office_code', op: 'eq', value: 'US' }], 10));
-  await timeQuery(index, 'terms status_primary (no filter)', () => index.terms('trademarks', 'status_primary', [], 10));
+  await timeQuery('office US, sort -filing_date, searchAfter page 51', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'filing_date', direction: 'desc' }], searchAfter: page.hits[999]!.sortValues }));
+  await timeQuery('terms nice_classes (office US), size 10', () => index.terms('trademarks', 'nice_classes', [{ field: 'office_code', op: 'eq', value: 'US' }], 10));
+  await timeQuery('terms status_primary (no filter)', () => index.terms('trademarks', 'status_primary', [], 10));
 
   await index.close();
   if (directory) rmSync(directory, { recursive: true, force: true });
