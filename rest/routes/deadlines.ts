@@ -8,7 +8,7 @@ import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EV
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
 import type { ParamSpec } from '../params';
-import type { RouteDef } from '../route';
+import type { OperationRoute, RouteDef } from '../route';
 import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
 
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
@@ -42,11 +42,27 @@ const asOfDateParam = (today: string): ParamSpec => ({ name: 'as_of_date', kind:
 const conventions = `Date conventions (from the rule corpus): ${ruleCorpus.notes.date_arithmetic} ${ruleCorpus.notes.business_day_roll}`;
 const computeNote = `Stores nothing: no Idempotency-Key is needed and repeating a request is safe (idempotency exempt, like a read), though as a POST it counts against the writes tier. Reference pool.`;
 
+/** Members both compute batches share: stateless POSTs with a list envelope, 400 and 422. */
+const computeRouteBase = {
+  kind: 'operation',
+  method: 'POST',
+  tag: 'Deadlines',
+  scope: 'trademarks:read',
+  pool: 'reference',
+  tier: 'writes',
+  idempotency: 'exempt',
+  pathParams: [],
+  query: [],
+  successStatus: 200,
+  envelope: 'list',
+  errors: [400, 422],
+  variables: ({ body }) => ({ ...body }),
+} as const satisfies Partial<OperationRoute>;
+
 export const deadlineRoutes: readonly RouteDef[] = [
   {
-    kind: 'operation',
+    ...computeRouteBase,
     id: 'computeDeadlines',
-    method: 'POST',
     path: '/v1/deadlines/compute',
     operation: 'ComputeDeadlines',
     summary: 'Compute maintenance deadlines',
@@ -55,13 +71,6 @@ export const deadlineRoutes: readonly RouteDef[] = [
       `Statuses relative to as_of_date: future (window not open), window_open, due_soon (window open and due within ${DUE_SOON_DAYS} days), in_grace, missed. ` +
       `Urgency: critical (due within ${CRITICAL_DAYS} days), upcoming (within ${DUE_SOON_DAYS}), routine, overdue (in grace with at most ${CRITICAL_DAYS} days left), in_grace, missed. ` +
       `Unsupported jurisdictions give supported: false, unsupported_reason unsupported_jurisdiction. ${conventions} ${computeNote}`,
-    tag: 'Deadlines',
-    scope: 'trademarks:read',
-    pool: 'reference',
-    tier: 'writes',
-    idempotency: 'exempt',
-    pathParams: [],
-    query: [],
     body: [
       itemsParam(deadlineItemFields, 'Marks to compute'),
       asOfDateParam("today in each jurisdiction's office time zone"),
@@ -69,16 +78,11 @@ export const deadlineRoutes: readonly RouteDef[] = [
       { name: 'include_optional', kind: { type: 'boolean' }, default: true, description: 'Include optional deadlines such as incontestability filings.' },
       { name: 'include_missed', kind: { type: 'boolean' }, default: false, description: 'Include deadlines already past grace (for a recurring rule, the latest one).' },
     ],
-    successStatus: 200,
-    envelope: 'list',
     response: deadlineComputationSchema,
-    errors: [400, 422],
-    variables: ({ body }) => ({ ...body }),
   },
   {
-    kind: 'operation',
+    ...computeRouteBase,
     id: 'computeOppositionWindows',
-    method: 'POST',
     path: '/v1/opposition-windows/compute',
     operation: 'ComputeOppositionWindows',
     summary: 'Compute opposition windows',
@@ -86,19 +90,8 @@ export const deadlineRoutes: readonly RouteDef[] = [
       `Opposition windows for up to ${MAX_COMPUTE_ITEMS} publications, in input order, from the rule keyed by office + filing_route + trigger_event (GET /v1/opposition-rules); has_more is always false. ` +
       `No matching rule (or a publication before the rule's applicable_from_date) gives status no_rule with no_rule_reason. Long-closed windows are computed too (status closed, must_act_by a real date, approximate when outside calendar coverage). ` +
       `Arithmetic (from the rule corpus): ${ruleCorpus.notes.opposition_arithmetic} ${computeNote}`,
-    tag: 'Deadlines',
-    scope: 'trademarks:read',
-    pool: 'reference',
-    tier: 'writes',
-    idempotency: 'exempt',
-    pathParams: [],
-    query: [],
     body: [itemsParam(oppositionItemFields, 'Publications to compute'), asOfDateParam("today in each office's time zone")],
-    successStatus: 200,
-    envelope: 'list',
     response: oppositionWindowComputationSchema,
-    errors: [400, 422],
-    variables: ({ body }) => ({ ...body }),
   },
   {
     kind: 'operation',
