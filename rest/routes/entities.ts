@@ -5,7 +5,6 @@ import { ENTITY_SORT_FIELDS } from '../../resolvers/entities/queries';
 import { MEMBER_OWNER_LIMIT } from '../../resolvers/entities/scope';
 import type { RouteDef } from '../route';
 import { entityDetailSchema, entitySchema } from '../schemas/parties';
-import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
   idParam,
@@ -13,7 +12,7 @@ import {
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
   scopedTrademarkParams,
-  scopedTrademarkVariables,
+  scopedTrademarksRouteBase,
   sortParam,
 } from './party-params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
@@ -54,19 +53,14 @@ export const entityRoutes: readonly RouteDef[] = [
     variables: ({ path }) => ({ id: path.id }),
   },
   {
-    ...partyRouteBase,
+    ...scopedTrademarksRouteBase,
     id: 'listEntityTrademarks',
     path: '/v1/entities/:id/trademarks',
     operation: 'ListEntityTrademarks',
     summary: "A resolved entity's trademarks",
     description: `Marks naming any member owner of the entity. More than ${MEMBER_OWNER_LIMIT.toLocaleString('en-US')} member owners: 422 entity_too_large (reason member_owners_too_large, member_count, member_count_limit). ${SCOPED_TRADEMARKS_DESCRIPTION}`,
     tag: 'Entities',
-    pool: 'search',
     pathParams: [entityId],
     query: scopedTrademarkParams(['entity_id', 'entity_group']),
-    envelope: 'list',
-    response: trademarkSummarySchema,
-    errors: [400, 404, 410, 422],
-    variables: scopedTrademarkVariables,
   },
 ];

@@ -4,14 +4,13 @@
 import { FIRM_INCLUDES, FIRM_PAGE_SIZE_MAX, FIRM_SORT_FIELDS, REMOVED_FIRM_INCLUDES } from '../../resolvers/firms/queries';
 import type { RouteDef } from '../route';
 import { attorneySchema, firmDetailSchema, firmSummarySchema } from '../schemas/parties';
-import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
   idParam,
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
   scopedTrademarkParams,
-  scopedTrademarkVariables,
+  scopedTrademarksRouteBase,
   sortParam,
 } from './party-params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
@@ -74,20 +73,15 @@ export const firmRoutes: readonly RouteDef[] = [
     },
   },
   {
-    ...partyRouteBase,
+    ...scopedTrademarksRouteBase,
     id: 'listFirmTrademarks',
     path: '/v1/firms/:id/trademarks',
     operation: 'ListFirmTrademarks',
     summary: "A firm's trademarks",
     description: `Marks the firm's attorneys handle. ${SCOPED_TRADEMARKS_DESCRIPTION} Entity filters: owner_id, owner_name, attorney_id.`,
     tag: 'Firms',
-    pool: 'search',
     pathParams: [firmId],
     query: scopedTrademarkParams(['firm_id']),
-    envelope: 'list',
-    response: trademarkSummarySchema,
-    errors: [400, 404, 410, 422],
-    variables: scopedTrademarkVariables,
   },
   {
     ...partyRouteBase,

@@ -4,7 +4,6 @@
 import { OWNER_SORT_FIELDS } from '../../resolvers/owners/queries';
 import type { RouteDef } from '../route';
 import { ownerDetailSchema, ownerRelatedSchema, ownerSummarySchema } from '../schemas/parties';
-import { trademarkSummarySchema } from '../schemas/trademarks';
 import {
   countryCodeParam,
   idParam,
@@ -12,7 +11,7 @@ import {
   partyRouteBase,
   SCOPED_TRADEMARKS_DESCRIPTION,
   scopedTrademarkParams,
-  scopedTrademarkVariables,
+  scopedTrademarksRouteBase,
   sortParam,
 } from './party-params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
@@ -53,20 +52,15 @@ export const ownerRoutes: readonly RouteDef[] = [
     variables: ({ path }) => ({ id: path.id }),
   },
   {
-    ...partyRouteBase,
+    ...scopedTrademarksRouteBase,
     id: 'listOwnerTrademarks',
     path: '/v1/owners/:id/trademarks',
     operation: 'ListOwnerTrademarks',
     summary: "An owner's trademarks",
     description: `Marks naming this owner. ${SCOPED_TRADEMARKS_DESCRIPTION} Entity filters: owner_name (fuzzy, among the owner names on this owner's marks), attorney_id, firm_id.`,
     tag: 'Owners',
-    pool: 'search',
     pathParams: [ownerId],
     query: scopedTrademarkParams(['owner_id']),
-    envelope: 'list',
-    response: trademarkSummarySchema,
-    errors: [400, 404, 410, 422],
-    variables: scopedTrademarkVariables,
   },
   {
     ...partyRouteBase,

@@ -4,6 +4,7 @@
 import type { IdPrefix } from '../../domain/ids';
 import type { ParamSpec, ParsedParams } from '../params';
 import type { OperationRoute } from '../route';
+import { trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
 
 export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({ name: 'id', kind: { type: 'id', prefix }, required: true, description: `${what} ID (${prefix}...).` });
@@ -42,6 +43,16 @@ export const scopedTrademarkVariables = ({ path, query }: { path: ParsedParams; 
   ...trademarkListVariables(query),
   id: path.id,
 });
+
+/** Members every "a party's trademarks" route shares (the trademark list under a parent). */
+export const scopedTrademarksRouteBase = {
+  ...partyRouteBase,
+  pool: 'search',
+  envelope: 'list',
+  response: trademarkSummarySchema,
+  errors: [400, 404, 410, 422],
+  variables: scopedTrademarkVariables,
+} as const satisfies Partial<OperationRoute>;
 
 export const SCOPED_TRADEMARKS_DESCRIPTION =
   'The shared trademark list filters apply (arrays comma-separated, dates YYYY-MM-DD, ranges with _gte/_gt/_lte/_lt). Without sort or q the order is the index order; with q, relevance with filing date as tiebreaker.';
