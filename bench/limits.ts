@@ -12,7 +12,7 @@ import type { KeyValue } from '../datasources/ports';
 import type { OrganizationDoc } from '../domain/records';
 import { Limiter } from '../rest/limits';
 import type { RouteDef } from '../rest/route';
-import { freeObject } from '../rest/schemas/json-schema';
+import { testRoute } from '../test/rest/stage-app';
 import { latencyLine, onEachKeyValue, percentile, timeRuns } from './samples';
 
 const ITERATIONS = Number(process.argv[2] ?? 20_000);
@@ -29,26 +29,8 @@ const organization: OrganizationDoc = {
   updated_at: '2026-01-01T00:00:00.000Z',
 };
 
-const route = (id: string, pool: RouteDef['pool']): RouteDef => ({
-  kind: 'custom',
-  id,
-  method: 'GET',
-  path: `/bench/${id}`,
-  summary: id,
-  description: id,
-  tag: 'Bench',
-  scope: null,
-  pool,
-  tier: 'reads',
-  idempotency: 'none',
-  pathParams: [],
-  query: [],
-  successStatus: 200,
-  envelope: 'single',
-  response: freeObject(),
-  errors: [],
-  handle: async () => ({ status: 200, body: {} }),
-});
+/** A plain GET route of `pool`, as the limits stage sees it (the handler never runs here). */
+const route = (id: string, pool: RouteDef['pool']): RouteDef => testRoute({ id, path: `/bench/${id}`, pool, tag: 'Bench' });
 
 async function measure(label: string, kv: KeyValue): Promise<void> {
   const limiter = new Limiter(kv);

@@ -1,26 +1,11 @@
 import { expect } from 'chai';
 import offices from '../../data/offices.json';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
+import type { OfficeAnalytics } from '../../resolvers/analytics/offices';
 import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
+import { ok } from '../support/http';
 
-interface Analytics {
-  object: string;
-  code: string;
-  total_marks: number;
-  registered_count: number;
-  pending_count: number;
-  expired_count: number;
-  cancelled_count: number;
-  abandoned_count: number;
-  registration_rate: number | null;
-  jurisdiction_count: number;
-  earliest_filing: string | null;
-  latest_filing: string | null;
-  top_classes: Array<{ class: number; count: number; pct: number }> | null;
-  yearly_trend: Array<{ year: number; filed: number; registered: number; abandoned: number }> | null;
-  stats_computed_at: string;
-  request_id: string;
-}
+type Analytics = OfficeAnalytics & { request_id: string };
 
 /** The documented definitions, applied to store documents. */
 function expectedFigures(marks: readonly TrademarkDoc[], code: string) {
@@ -59,12 +44,7 @@ function expectedFigures(marks: readonly TrademarkDoc[], code: string) {
   };
 }
 
-async function analytics(app: TestApp, code: string): Promise<Analytics> {
-  const response = await app.get(`/v1/analytics/offices/${code}`);
-  const body = (await response.json()) as Analytics;
-  expect(response.status, JSON.stringify(body)).to.equal(200);
-  return body;
-}
+const analytics = async (app: TestApp, code: string): Promise<Analytics> => ok<Analytics>(await app.get(`/v1/analytics/offices/${code}`));
 
 describe('REST: office analytics', function () {
   let app: TestApp;
