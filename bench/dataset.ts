@@ -87,7 +87,10 @@ function sample(dir: string): { ids: string[]; words: string[] } {
   try {
     const count = db.prepare('SELECT max(rowid) FROM trademarks').pluck().get() as number;
     const step = Math.max(1, Math.floor(count / SAMPLE_SIZE));
-    const rows = db.prepare('SELECT _id, doc ->> \'$.mark_text\' AS text FROM trademarks WHERE rowid % ? = 0 LIMIT ?').all(step, SAMPLE_SIZE) as Array<{ _id: string; text: string }>;
+    const rows = db.prepare("SELECT _id, doc ->> '$.mark_text' AS text FROM trademarks WHERE rowid % ? = 0 LIMIT ?").all(step, SAMPLE_SIZE) as Array<{
+      _id: string;
+      text: string;
+    }>;
     const words = [...new Set(rows.flatMap((row) => row.text.toLowerCase().split(/[^a-z]+/)).filter((word) => word.length >= 4))];
     return { ids: rows.map((row) => row._id), words: words.slice(0, 50) };
   } finally {

@@ -39,5 +39,9 @@ export function mixedItems(count: number): DeadlineInput[] {
 
 /** The request body: absent fields are left out rather than sent as null. */
 export function computeRequestBody(items: readonly DeadlineInput[]): string {
-  return JSON.stringify({ items: items.map((item) => Object.fromEntries(Object.entries(item).filter(([, v]) => v != null))), as_of_date: '2025-06-01', include_missed: true });
+  return JSON.stringify({
+    items: items.map((item) => Object.fromEntries(Object.entries(item).filter(([, v]) => v != null))),
+    as_of_date: '2025-06-01',
+    include_missed: true,
+  });
 }

@@ -53,7 +53,11 @@ async function benchHttp(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'marque-bench-'));
   const store = createEmbeddedDocumentStore({ path: join(dir, 'store.sqlite') });
   await store.ensureIndexes(STORE_INDEXES);
-  const adapters = { store, search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }), kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }) };
+  const adapters = {
+    store,
+    search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
+    kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+  };
   const org = await createOrganization(store, { name: 'Bench org' });
   const { secret } = await createApiKey(store, { organizationId: org._id, name: 'bench', scopes: ['trademarks:read'] });
   const server = await createServer(adapters, Buffer.from('bench-cursor-secret'), { runIndexer: false, log: () => undefined });

@@ -28,14 +28,22 @@ const firmsOf = manyOf('firms');
 
 function loadMany<T extends { _id: string }>(statement: Database.Statement<[string], string>, ids: readonly string[]): Map<string, T> {
   if (ids.length === 0) return new Map();
-  return new Map(statement.all(JSON.stringify(ids)).map((json) => JSON.parse(json) as T).map((doc) => [doc._id, doc]));
+  return new Map(
+    statement
+      .all(JSON.stringify(ids))
+      .map((json) => JSON.parse(json) as T)
+      .map((doc) => [doc._id, doc]),
+  );
 }
 
 /** The detail object the Trademark field resolvers produce, built directly from the rows. */
 function detailOf(doc: TrademarkDoc): Record<string, unknown> {
   const owners = loadMany<OwnerDoc>(ownersOf, doc.owner_ids);
   const attorneys = [...loadMany<AttorneyDoc>(attorneysOf, doc.attorney_ids).values()];
-  const firms = loadMany<FirmDoc>(firmsOf, attorneys.flatMap((a) => (a.firm_id === null ? [] : [a.firm_id])));
+  const firms = loadMany<FirmDoc>(
+    firmsOf,
+    attorneys.flatMap((a) => (a.firm_id === null ? [] : [a.firm_id])),
+  );
   const markOwners = doc.owner_ids.flatMap((id) => owners.get(id) ?? []);
   return {
     ...doc,
@@ -45,14 +53,23 @@ function detailOf(doc: TrademarkDoc): Record<string, unknown> {
     has_media: doc.media.length > 0,
     has_proceedings: doc.proceeding_count > 0,
     owner_name: markOwners[0]?.name ?? null,
-    owners: markOwners.map((o) => ({ id: o._id, name: o.name, country_code: o.country_code, entity_id: o.entity_id, entity_id_type: o.entity_id_type, companies: o.companies })),
-    attorneys: doc.attorney_ids.flatMap((id) => attorneys.find((a) => a._id === id) ?? []).map((a) => ({
-      id: a._id,
-      name: a.name,
-      country_code: a.country_code,
-      firm_id: a.firm_id,
-      firm_name: a.firm_id === null ? null : (firms.get(a.firm_id)?.name ?? null),
+    owners: markOwners.map((o) => ({
+      id: o._id,
+      name: o.name,
+      country_code: o.country_code,
+      entity_id: o.entity_id,
+      entity_id_type: o.entity_id_type,
+      companies: o.companies,
     })),
+    attorneys: doc.attorney_ids
+      .flatMap((id) => attorneys.find((a) => a._id === id) ?? [])
+      .map((a) => ({
+        id: a._id,
+        name: a.name,
+        country_code: a.country_code,
+        firm_id: a.firm_id,
+        firm_name: a.firm_id === null ? null : (firms.get(a.firm_id)?.name ?? null),
+      })),
     opposition_window: oppositionWindowFor(doc, new Date()),
   };
 }

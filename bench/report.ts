@@ -35,7 +35,9 @@ export function machineDescription(): Figures['machine'] {
     cores: cores.length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    load: loadavg().map((value) => value.toFixed(2)).join(', '),
+    load: loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', '),
     loadBefore: '',
   };
 }

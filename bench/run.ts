@@ -51,7 +51,13 @@ async function startRealServer(dataset: Dataset): Promise<Child> {
 async function startDirectControl(dataset: Dataset): Promise<Child> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  return startChild('direct control', nodeArgs(['bench/direct-control.ts']), { BENCH_DATA_DIR: dataset.dir, PORT: String(port) }, `${base}/v1/trademarks/none`, base);
+  return startChild(
+    'direct control',
+    nodeArgs(['bench/direct-control.ts']),
+    { BENCH_DATA_DIR: dataset.dir, PORT: String(port) },
+    `${base}/v1/trademarks/none`,
+    base,
+  );
 }
 
 async function startMachineLimit(bodyFile: string): Promise<Child> {
@@ -99,7 +105,9 @@ async function main(): Promise<void> {
     const run = async (label: string, spec: LoadSpec): Promise<LoadResult> => {
       process.stdout.write(`bench: ${label}… `);
       const result = await measure(spec);
-      console.log(`${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms`);
+      console.log(
+        `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms`,
+      );
       if (result.errors > 0 || result.non2xx > 0) console.log(`bench:   ${result.errors} errors, ${result.non2xx} non-2xx responses`);
       return result;
     };
@@ -117,18 +125,39 @@ async function main(): Promise<void> {
     const detail = { full, control: controlResult, limit: limitResult };
     console.log(alternating.rounds.map((rates) => rates.map((rate) => Math.round(rate)).join(' / ')).join('; ') + ' req/s');
     const filters = (index: number) => `office=${SEARCH_OFFICES[index % SEARCH_OFFICES.length]}&status_primary=active&sort=-filing_date`;
-    const searchText = await run('search with q', base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, pid }));
-    const searchFilters = await run('search without q', base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, pid }));
+    const searchText = await run(
+      'search with q',
+      base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, pid }),
+    );
+    const searchFilters = await run(
+      'search without q',
+      base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, pid }),
+    );
     const batchBodies = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ids: dataset.ids.slice(i * BATCH_IDS, (i + 1) * BATCH_IDS) }));
-    const batch = await run(`batch of ${BATCH_IDS}`, base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, pid }));
-    const deadlines = await run(`deadlines, ${DEADLINE_ITEMS} items`, base({ url: server.url, method: 'POST', paths: ['/v1/deadlines/compute'], bodies: [computeRequestBody(mixedItems(DEADLINE_ITEMS))], headers: auth, pid }));
+    const batch = await run(
+      `batch of ${BATCH_IDS}`,
+      base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, pid }),
+    );
+    const deadlines = await run(
+      `deadlines, ${DEADLINE_ITEMS} items`,
+      base({ url: server.url, method: 'POST', paths: ['/v1/deadlines/compute'], bodies: [computeRequestBody(mixedItems(DEADLINE_ITEMS))], headers: auth, pid }),
+    );
 
     // The same requests one at a time: latency without queueing behind other connections.
     const single = { connections: 1 };
     const latency = {
-      searchText: await run('search with q, 1 connection', base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, ...single })),
-      searchFilters: await run('search without q, 1 connection', base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, ...single })),
-      batch: await run(`batch of ${BATCH_IDS}, 1 connection`, base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, ...single })),
+      searchText: await run(
+        'search with q, 1 connection',
+        base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, ...single }),
+      ),
+      searchFilters: await run(
+        'search without q, 1 connection',
+        base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, ...single }),
+      ),
+      batch: await run(
+        `batch of ${BATCH_IDS}, 1 connection`,
+        base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, ...single }),
+      ),
     };
 
     const figures: Figures = {

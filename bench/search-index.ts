@@ -109,18 +109,70 @@ async function main(): Promise<void> {
     { field: 'status_primary', op: 'in', values: ['active', 'pending'] },
   ];
   const run = (query: Omit<SearchQuery, 'index' | 'limit'>) => () => index.search({ ...base, ...query });
-  await timeQuery(`q "${term}" + 2 filters, sort _score, count`, run({ text: term, filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery(`q "${term}" + 2 filters, sort -filing_date, count`, run({ text: term, filters: twoFilters, sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery('q "zen" (common substring) + 2 filters, sort _score', run({ text: 'zen', filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }));
+  await timeQuery(
+    `q "${term}" + 2 filters, sort _score, count`,
+    run({ text: term, filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }),
+  );
+  await timeQuery(
+    `q "${term}" + 2 filters, sort -filing_date, count`,
+    run({ text: term, filters: twoFilters, sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }),
+  );
+  await timeQuery(
+    'q "zen" (common substring) + 2 filters, sort _score',
+    run({ text: 'zen', filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }], countUpTo: 10000 }),
+  );
   await timeQuery('q "zen" + 2 filters, sort expiry_date asc', run({ text: 'zen', filters: twoFilters, sort: [{ field: 'expiry_date', direction: 'asc' }] }));
-  await timeQuery('q "software" (goods) + class 9 + office, sort _score', run({ text: 'software', filters: [{ field: 'nice_classes', op: 'eq', value: 9 }, { field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: '_score', direction: 'desc' }] }));
-  await timeQuery('q "ka" (short prefix, mark_text) + 2 filters, sort _score', run({ text: 'ka', textFields: ['mark_text'], filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }] }));
-  await timeQuery('owner_ids eq, sort -filing_date, count', run({ filters: [{ field: 'owner_ids', op: 'eq', value: 'own_77' }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery('office US + class 25, sort -filing_date, count', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }, { field: 'nice_classes', op: 'eq', value: 25 }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }));
-  await timeQuery('office US, sort expiry_date asc (nulls last)', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'expiry_date', direction: 'asc' }] }));
-  const page = await index.search({ ...base, limit: 1000, filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'filing_date', direction: 'desc' }] });
-  await timeQuery('office US, sort -filing_date, searchAfter page 51', run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'filing_date', direction: 'desc' }], searchAfter: page.hits[999]!.sortValues }));
-  await timeQuery('terms nice_classes (office US), size 10', () => index.terms('trademarks', 'nice_classes', [{ field: 'office_code', op: 'eq', value: 'US' }], 10));
+  await timeQuery(
+    'q "software" (goods) + class 9 + office, sort _score',
+    run({
+      text: 'software',
+      filters: [
+        { field: 'nice_classes', op: 'eq', value: 9 },
+        { field: 'office_code', op: 'eq', value: 'US' },
+      ],
+      sort: [{ field: '_score', direction: 'desc' }],
+    }),
+  );
+  await timeQuery(
+    'q "ka" (short prefix, mark_text) + 2 filters, sort _score',
+    run({ text: 'ka', textFields: ['mark_text'], filters: twoFilters, sort: [{ field: '_score', direction: 'desc' }] }),
+  );
+  await timeQuery(
+    'owner_ids eq, sort -filing_date, count',
+    run({ filters: [{ field: 'owner_ids', op: 'eq', value: 'own_77' }], sort: [{ field: 'filing_date', direction: 'desc' }], countUpTo: 10000 }),
+  );
+  await timeQuery(
+    'office US + class 25, sort -filing_date, count',
+    run({
+      filters: [
+        { field: 'office_code', op: 'eq', value: 'US' },
+        { field: 'nice_classes', op: 'eq', value: 25 },
+      ],
+      sort: [{ field: 'filing_date', direction: 'desc' }],
+      countUpTo: 10000,
+    }),
+  );
+  await timeQuery(
+    'office US, sort expiry_date asc (nulls last)',
+    run({ filters: [{ field: 'office_code', op: 'eq', value: 'US' }], sort: [{ field: 'expiry_date', direction: 'asc' }] }),
+  );
+  const page = await index.search({
+    ...base,
+    limit: 1000,
+    filters: [{ field: 'office_code', op: 'eq', value: 'US' }],
+    sort: [{ field: 'filing_date', direction: 'desc' }],
+  });
+  await timeQuery(
+    'office US, sort -filing_date, searchAfter page 51',
+    run({
+      filters: [{ field: 'office_code', op: 'eq', value: 'US' }],
+      sort: [{ field: 'filing_date', direction: 'desc' }],
+      searchAfter: page.hits[999]!.sortValues,
+    }),
+  );
+  await timeQuery('terms nice_classes (office US), size 10', () =>
+    index.terms('trademarks', 'nice_classes', [{ field: 'office_code', op: 'eq', value: 'US' }], 10),
+  );
   await timeQuery('terms status_primary (no filter)', () => index.terms('trademarks', 'status_primary', [], 10));
 
   await index.close();

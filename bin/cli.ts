@@ -157,7 +157,16 @@ async function keys(config: Config, args: string[]): Promise<void> {
     if (!(await findOrganization(store, orgId))) throw new UsageError(`no organization ${orgId}`);
     return createApiKey(store, { organizationId: orgId, name: values.name ?? 'CLI key', scopes, expiresAt });
   });
-  print({ id: key._id, object: 'api_key', name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expires_at, created_at: key.created_at, secret });
+  print({
+    id: key._id,
+    object: 'api_key',
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    expires_at: key.expires_at,
+    created_at: key.created_at,
+    secret,
+  });
 }
 
 async function feedback(config: Config, args: string[]): Promise<void> {

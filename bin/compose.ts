@@ -40,7 +40,11 @@ const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTION
 export async function openAdapters(config: Config): Promise<Adapters> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = config.mongodbUrl
-    ? (await import('../datasources/mongo/document-store')).createMongoDocumentStore({ url: config.mongodbUrl, database: config.mongodbDatabase, feedCollections: FEED_COLLECTIONS })
+    ? (await import('../datasources/mongo/document-store')).createMongoDocumentStore({
+        url: config.mongodbUrl,
+        database: config.mongodbDatabase,
+        feedCollections: FEED_COLLECTIONS,
+      })
     : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: FEED_COLLECTIONS });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })

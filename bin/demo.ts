@@ -65,7 +65,12 @@ export async function seedAndIndex(config: Config, adapters: Adapters, marks: nu
   const bulk = openBulkLoad(config, adapters);
   const thread = bulk.files ? startIndexThread(bulk.files, (done) => show('indexed trademarks', done, marks)) : null;
   try {
-    await seedStore(bulk.store, { marks, seed, onProgress: (done, total) => show('stored marks', done, total), onTrademarks: thread ? (docs) => thread.index(docs) : undefined });
+    await seedStore(bulk.store, {
+      marks,
+      seed,
+      onProgress: (done, total) => show('stored marks', done, total),
+      onTrademarks: thread ? (docs) => thread.index(docs) : undefined,
+    });
   } finally {
     if (bulk.store !== adapters.store) await bulk.store.close();
   }

@@ -330,9 +330,7 @@ export interface CountersDecision {
 }
 
 export type IdempotencyBegin =
-  | { state: 'started' }
-  | { state: 'in_flight'; fingerprint: string }
-  | { state: 'completed'; fingerprint: string; response: string };
+  { state: 'started' } | { state: 'in_flight'; fingerprint: string } | { state: 'completed'; fingerprint: string; response: string };
 
 export interface KeyValue {
   get(key: string): Promise<string | null>;

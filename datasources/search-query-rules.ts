@@ -3,14 +3,7 @@
  * are valid, and how free text splits into terms. Both SearchIndex adapters apply these, so a
  * query rejected (or matched) by one is rejected (or matched) by the other.
  */
-import {
-  UnsupportedQueryError,
-  type IndexDefinition,
-  type IndexDocument,
-  type IndexFieldSpec,
-  type SearchFilter,
-  type SearchQuery,
-} from './ports';
+import { UnsupportedQueryError, type IndexDefinition, type IndexDocument, type IndexFieldSpec, type SearchFilter, type SearchQuery } from './ports';
 
 /** Terms at least this long match as substrings (trigrams); shorter ones match word prefixes. */
 export const MIN_SUBSTRING_TERM_LENGTH = 3;
@@ -31,7 +24,10 @@ export interface SearchTerms {
  * or digit (so "Coca-Cola" needs both "coca" and "cola", wherever they are). Duplicates dropped.
  */
 export function splitSearchText(text: string): SearchTerms {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   const terms = [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0))];
   return {
     substringTerms: terms.filter((term) => [...term].length >= MIN_SUBSTRING_TERM_LENGTH),

@@ -10,14 +10,7 @@
  */
 import { rollLastDay } from './calendar';
 import { addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
-import {
-  calendarSpecFor,
-  normalizeJurisdictionCode,
-  type DeadlineFilingRoute,
-  type DeadlineRule,
-  type RuleCorpus,
-  type TriggerField,
-} from './rules';
+import { calendarSpecFor, normalizeJurisdictionCode, type DeadlineFilingRoute, type DeadlineRule, type RuleCorpus, type TriggerField } from './rules';
 
 /**
  * A deadline whose due date is at most this many days after the as-of date has status

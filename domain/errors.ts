@@ -183,7 +183,6 @@ export function errorBody(error: ApiError, instance: string, requestId: string):
 }
 
 /** Convenience constructors for the errors raised most often. */
-export const invalid = (parameter: string, rule: string): ApiError =>
-  new ApiError('validation_error', `${parameter}: ${rule}`, { parameter });
+export const invalid = (parameter: string, rule: string): ApiError => new ApiError('validation_error', `${parameter}: ${rule}`, { parameter });
 
 export const notFound = (what: string): ApiError => new ApiError('not_found', `${what} does not exist`);

@@ -27,9 +27,7 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
-const KIND_BY_PREFIX: ReadonlyMap<string, IdKind> = new Map(
-  (Object.keys(ID_PREFIXES) as IdKind[]).map((kind) => [ID_PREFIXES[kind], kind]),
-);
+const KIND_BY_PREFIX: ReadonlyMap<string, IdKind> = new Map((Object.keys(ID_PREFIXES) as IdKind[]).map((kind) => [ID_PREFIXES[kind], kind]));
 
 /** Crockford base32, lowercase (no i, l, o, u: they read as digits or invite obscenities). */
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';

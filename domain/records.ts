@@ -244,25 +244,9 @@ export interface EntityDoc {
 }
 
 export type ProceedingType =
-  | 'opposition'
-  | 'cancellation'
-  | 'appeal'
-  | 'interference'
-  | 'concurrent_use'
-  | 'expungement'
-  | 'section_8'
-  | 'section_71'
-  | 'other';
+  'opposition' | 'cancellation' | 'appeal' | 'interference' | 'concurrent_use' | 'expungement' | 'section_8' | 'section_71' | 'other';
 
-export type ProceedingStatus =
-  | 'pending'
-  | 'decided_granted'
-  | 'decided_rejected'
-  | 'withdrawn'
-  | 'settled'
-  | 'suspended'
-  | 'partial'
-  | 'other';
+export type ProceedingStatus = 'pending' | 'decided_granted' | 'decided_rejected' | 'withdrawn' | 'settled' | 'suspended' | 'partial' | 'other';
 
 export type PartyRole = 'opponent' | 'petitioner' | 'respondent' | 'intervener' | 'other';
 

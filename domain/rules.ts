@@ -25,11 +25,7 @@ export type DeadlineFilingRoute = (typeof DEADLINE_FILING_ROUTES)[number];
 export const OPPOSITION_FILING_ROUTES = ['domestic', 'madrid_designation'] as const;
 export type OppositionFilingRoute = (typeof OPPOSITION_FILING_ROUTES)[number];
 
-export const OPPOSITION_TRIGGER_EVENTS = [
-  'application_publication',
-  'registration_publication',
-  'international_designation_publication',
-] as const;
+export const OPPOSITION_TRIGGER_EVENTS = ['application_publication', 'registration_publication', 'international_designation_publication'] as const;
 export type OppositionTriggerEvent = (typeof OPPOSITION_TRIGGER_EVENTS)[number];
 
 export const WINDOW_STARTS_ON = ['date_of_publication', 'day_after'] as const;
@@ -315,7 +311,8 @@ function readDeadlineExample(value: unknown, path: string): DeadlineRuleExample 
 
 function readDeadlineRule(value: unknown, path: string, calendars: Record<string, CalendarDefinition>): DeadlineRule {
   const obj = objectAt(value, path);
-  const applicabilityFields = obj.applicability_fields === undefined || obj.applicability_fields === null ? null : enumListAt(obj, 'applicability_fields', TRIGGER_FIELDS, path);
+  const applicabilityFields =
+    obj.applicability_fields === undefined || obj.applicability_fields === null ? null : enumListAt(obj, 'applicability_fields', TRIGGER_FIELDS, path);
   return {
     id: stringAt(obj, 'id', path),
     jurisdiction_code: stringAt(obj, 'jurisdiction_code', path),
@@ -416,8 +413,13 @@ export function loadRuleCorpus(json: unknown): RuleCorpus {
   for (const id of Object.keys(calendarsObject)) calendars[id] = readCalendar(id, calendarsObject[id]);
 
   const deadlineRules = arrayAt(root.deadline_rules, 'deadline_rules').map((rule, index) => readDeadlineRule(rule, `deadline_rules[${index}]`, calendars));
-  const oppositionRules = arrayAt(root.opposition_rules, 'opposition_rules').map((rule, index) => readOppositionRule(rule, `opposition_rules[${index}]`, calendars));
-  requireUnique(deadlineRules.map((rule) => rule.id), 'deadline_rules');
+  const oppositionRules = arrayAt(root.opposition_rules, 'opposition_rules').map((rule, index) =>
+    readOppositionRule(rule, `opposition_rules[${index}]`, calendars),
+  );
+  requireUnique(
+    deadlineRules.map((rule) => rule.id),
+    'deadline_rules',
+  );
   requireUnique(oppositionRules.map(oppositionRuleKey), 'opposition_rules');
 
   return {

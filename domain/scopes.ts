@@ -15,7 +15,14 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes a customer key may hold; `admin` and `watches:admin` are never issued to customers. */
-export const CUSTOMER_SCOPES: readonly Scope[] = ['trademarks:read', 'events:read', 'portfolios:manage', 'api-keys:manage', 'billing:read', 'image-search:read'];
+export const CUSTOMER_SCOPES: readonly Scope[] = [
+  'trademarks:read',
+  'events:read',
+  'portfolios:manage',
+  'api-keys:manage',
+  'billing:read',
+  'image-search:read',
+];
 
 /** Legacy scopes still honoured on old keys, and what they grant today. */
 export const LEGACY_SCOPES: Readonly<Record<string, Scope>> = { 'search:read': 'trademarks:read' };

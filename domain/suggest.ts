@@ -113,7 +113,28 @@ export function rankCompletions<T>(query: string, items: readonly T[], textOf: (
 // -----------------------------------------------------------------------------------------------
 
 /** Words that carry no meaning for matching goods and services. */
-const STOP_WORDS = new Set(['a', 'an', 'and', 'as', 'being', 'for', 'from', 'in', 'including', 'namely', 'not', 'of', 'on', 'or', 'other', 'the', 'than', 'to', 'with', 'by']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'being',
+  'for',
+  'from',
+  'in',
+  'including',
+  'namely',
+  'not',
+  'of',
+  'on',
+  'or',
+  'other',
+  'the',
+  'than',
+  'to',
+  'with',
+  'by',
+]);
 
 /** A light English stemmer: plural endings only (shirts → shirt, batteries → battery, boxes → box). */
 export function stem(word: string): string {
@@ -125,7 +146,14 @@ export function stem(word: string): string {
 
 /** Meaningful, stemmed words of a goods/services text, in order, without repeats. */
 export function goodsWords(text: string): string[] {
-  return [...new Set(foldText(text).split(' ').filter((w) => w.length > 0 && !STOP_WORDS.has(w)).map(stem))];
+  return [
+    ...new Set(
+      foldText(text)
+        .split(' ')
+        .filter((w) => w.length > 0 && !STOP_WORDS.has(w))
+        .map(stem),
+    ),
+  ];
 }
 
 export interface StandardTerm {

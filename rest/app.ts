@@ -79,7 +79,8 @@ function rawQuery(request: FastifyRequest): string {
 function parseBody(route: RouteDef, request: FastifyRequest): ParsedParams {
   if (!route.body) return {};
   const body: unknown = request.body;
-  if (body === undefined || body === null) throw new ApiError('validation_error', 'body: a JSON object is required (Content-Type: application/json)', { parameter: 'body' });
+  if (body === undefined || body === null)
+    throw new ApiError('validation_error', 'body: a JSON object is required (Content-Type: application/json)', { parameter: 'body' });
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_error', 'body: must be a JSON object', { parameter: 'body' });
   return parseJsonParams(body as Record<string, unknown>, route.body);
 }
@@ -174,9 +175,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return new ApiError('service_unavailable', `the ${error.dependency} is unavailable`, {}, DEPENDENCY_RETRY_AFTER_SECONDS);
     }
     const code = (error as { code?: string }).code;
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' });
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' });
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('validation_error', 'body: must be at most 1 MiB', { parameter: 'body' });
-    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new ApiError('validation_error', 'body: is empty or truncated', { parameter: 'body' });
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+      return new ApiError('validation_error', 'body: is empty or truncated', { parameter: 'body' });
     log('unexpected error', error);
     return new ApiError('internal_error', 'the server failed to handle this request');
   };
@@ -193,7 +196,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           if (claim !== null) {
             const held = claim;
             claim = null;
-            await idempotency.finish(held, storedResponse(status, body, { 'content-type': 'application/json; charset=utf-8' })).catch((error: unknown) => log('idempotency: could not store the response', error));
+            await idempotency
+              .finish(held, storedResponse(status, body, { 'content-type': 'application/json; charset=utf-8' }))
+              .catch((error: unknown) => log('idempotency: could not store the response', error));
           }
           return sendSuccess(route, request, reply, status, body);
         };

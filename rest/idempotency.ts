@@ -48,7 +48,10 @@ export function idempotencyKeyFor(route: Pick<RouteDef, 'idempotency' | 'method'
   const key = readIdempotencyKey(header);
   if (route.idempotency !== 'required') return null;
   if (key === null) {
-    throw invalid(IDEMPOTENCY_HEADER, `header is required on ${route.method} requests to this endpoint; send a unique key per operation (1 to 255 characters of A-Za-z0-9_-)`);
+    throw invalid(
+      IDEMPOTENCY_HEADER,
+      `header is required on ${route.method} requests to this endpoint; send a unique key per operation (1 to 255 characters of A-Za-z0-9_-)`,
+    );
   }
   return key;
 }
@@ -67,7 +70,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function requestFingerprint(method: string, routePath: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${routePath}\n${canonicalJson(body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${routePath}\n${canonicalJson(body)}`)
+    .digest('base64url');
 }
 
 /** Organization scope: two organizations may use the same key independently. */

@@ -38,10 +38,16 @@ const seconds = (ms: number): number => Math.ceil(Math.max(0, ms) / 1000);
 /** 403 plan_upgrade_required for features or pools the plan does not include. */
 export function requireFeature(route: Pick<RouteDef, 'feature' | 'pool'>, plan: EffectivePlan): void {
   if (route.feature !== undefined && !plan.features.includes(route.feature)) {
-    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.feature}; upgrade the plan to use this endpoint`, { feature: route.feature, plan: plan.name });
+    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.feature}; upgrade the plan to use this endpoint`, {
+      feature: route.feature,
+      plan: plan.name,
+    });
   }
   if (isMeteredPool(route.pool) && plan.quotas[route.pool].monthly === 0) {
-    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.pool} calls; upgrade the plan to use this endpoint`, { pool: route.pool, plan: plan.name });
+    throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.pool} calls; upgrade the plan to use this endpoint`, {
+      pool: route.pool,
+      plan: plan.name,
+    });
   }
 }
 

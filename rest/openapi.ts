@@ -90,7 +90,10 @@ function responses(route: RouteDef) {
   const statuses = new Set<number>(route.errors);
   if (route.scope !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
-    out[String(status)] = { description: STANDARD_ERRORS[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    out[String(status)] = {
+      description: STANDARD_ERRORS[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   return out;
 }

@@ -122,7 +122,8 @@ function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
       return parseId(name, raw, kind.prefix);
     case 'sort': {
       const field = raw.startsWith('-') ? raw.slice(1) : raw;
-      if (!kind.fields.includes(field)) throw invalid(name, `must be one of ${kind.fields.join(', ')}, optionally prefixed with - for descending (got '${truncate(raw)}')`);
+      if (!kind.fields.includes(field))
+        throw invalid(name, `must be one of ${kind.fields.join(', ')}, optionally prefixed with - for descending (got '${truncate(raw)}')`);
       return raw;
     }
     case 'objects':

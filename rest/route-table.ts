@@ -26,7 +26,18 @@ export interface RouteTableDeps {
 }
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps.health), ...trademarkRoutes, ...deadlineRoutes, ...proceedingRoutes, ...referenceRoutes, ...trademarkSatelliteRoutes, ...suggestRoutes, ...analyticsRoutes, ...apiKeyRoutes, ...feedbackRoutes];
+  const routes: RouteDef[] = [
+    ...healthRoutes(deps.health),
+    ...trademarkRoutes,
+    ...deadlineRoutes,
+    ...proceedingRoutes,
+    ...referenceRoutes,
+    ...trademarkSatelliteRoutes,
+    ...suggestRoutes,
+    ...analyticsRoutes,
+    ...apiKeyRoutes,
+    ...feedbackRoutes,
+  ];
   routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
   routes.push(...organizationRoutes);
   // The document describes the whole table, itself included, so it is built after the push.

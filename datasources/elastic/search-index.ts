@@ -113,7 +113,10 @@ function textClauses(definition: IndexDefinition, fields: readonly string[], tex
 function filterQuery(definition: IndexDefinition, filter: SearchFilter): Query {
   switch (filter.op) {
     case 'or':
-      return bool({ minimum_should_match: 1 }, filter.filters.map((nested) => filterQuery(definition, nested)));
+      return bool(
+        { minimum_should_match: 1 },
+        filter.filters.map((nested) => filterQuery(definition, nested)),
+      );
     case 'not':
       return bool({ must_not: [filterQuery(definition, filter.filter)] });
     case 'eq':
@@ -149,11 +152,7 @@ function searchAfterValue(spec: IndexFieldSpec | null, direction: 'asc' | 'desc'
 }
 
 function isUnreachable(error: unknown): boolean {
-  return (
-    error instanceof errors.ConnectionError ||
-    error instanceof errors.NoLivingConnectionsError ||
-    error instanceof errors.TimeoutError
-  );
+  return error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.TimeoutError;
 }
 
 export function createElasticSearchIndex(options: ElasticSearchIndexOptions): SearchIndex {

@@ -108,9 +108,10 @@ class EmbeddedDocumentStore implements DocumentStore {
 
   private deferIndexesOfEmpty(name: string): void {
     if (this.db.prepare(`SELECT 1 FROM "${name}" LIMIT 1`).get() !== undefined) return;
-    const indexes = this.db
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-      .all(name) as Array<{ name: string; sql: string }>;
+    const indexes = this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(name) as Array<{
+      name: string;
+      sql: string;
+    }>;
     for (const index of indexes) {
       this.db.exec(`DROP INDEX "${index.name}"`);
       this.deferredIndexes.set(index.name, index.sql);

@@ -7,17 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type {
-  CounterCheck,
-  CounterState,
-  CountersDecision,
-  IdempotencyBegin,
-  KeyValue,
-  SetOptions,
-  WindowCheck,
-  WindowState,
-  WindowsDecision,
-} from '../ports';
+import type { CounterCheck, CounterState, CountersDecision, IdempotencyBegin, KeyValue, SetOptions, WindowCheck, WindowState, WindowsDecision } from '../ports';
 
 export interface EmbeddedKeyValueOptions {
   /** SQLite file for counters and idempotency records; ':memory:' keeps them in memory only. */
@@ -122,9 +112,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
   db.exec(SCHEMA);
 
   const statements = {
-    loadCounters: db.prepare<[number], { key: string; used: number; expires_at: number }>(
-      'SELECT key, used, expires_at FROM counters WHERE expires_at > ?',
-    ),
+    loadCounters: db.prepare<[number], { key: string; used: number; expires_at: number }>('SELECT key, used, expires_at FROM counters WHERE expires_at > ?'),
     saveCounter: db.prepare<[string, number, number]>(
       `INSERT INTO counters (key, used, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET used = excluded.used, expires_at = excluded.expires_at`,
@@ -138,9 +126,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
          expires_at = @expiresAt
        WHERE idempotency.expires_at <= @nowMs`,
     ),
-    readIdempotency: db.prepare<[string], IdempotencyRow>(
-      'SELECT state, fingerprint, response FROM idempotency WHERE key = ?',
-    ),
+    readIdempotency: db.prepare<[string], IdempotencyRow>('SELECT state, fingerprint, response FROM idempotency WHERE key = ?'),
     completeIdempotency: db.prepare<[string, string, string, number]>(
       `INSERT INTO idempotency (key, state, fingerprint, response, expires_at)
        VALUES (?, 'completed', ?, ?, ?)

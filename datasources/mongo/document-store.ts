@@ -250,9 +250,7 @@ class MongoDocumentCollection<T extends StoredDocument> implements Collection<T>
 
   async findByIds(ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    return this.context.guard(
-      async () => asStored<T>(await this.collection.find({ _id: { $in: [...ids] } }, this.context.sessionOption()).toArray()),
-    );
+    return this.context.guard(async () => asStored<T>(await this.collection.find({ _id: { $in: [...ids] } }, this.context.sessionOption()).toArray()));
   }
 
   async countDocuments(filter: Filter): Promise<number> {
@@ -271,9 +269,7 @@ class MongoDocumentCollection<T extends StoredDocument> implements Collection<T>
   }
 
   async replaceOne(document: T): Promise<void> {
-    await this.context.guard(() =>
-      this.collection.replaceOne({ _id: document._id }, toRecord(document), { ...this.context.sessionOption(), upsert: true }),
-    );
+    await this.context.guard(() => this.collection.replaceOne({ _id: document._id }, toRecord(document), { ...this.context.sessionOption(), upsert: true }));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
@@ -289,9 +285,7 @@ class MongoDocumentCollection<T extends StoredDocument> implements Collection<T>
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     parseFilter(filter);
     parseUpdate(update);
-    const result = await this.context.guard(() =>
-      this.collection.updateMany(toMongoFilter(filter), update as Document, this.context.sessionOption()),
-    );
+    const result = await this.context.guard(() => this.collection.updateMany(toMongoFilter(filter), update as Document, this.context.sessionOption()));
     return toUpdateResult(result);
   }
 

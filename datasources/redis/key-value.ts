@@ -155,12 +155,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
   const counterKey = (key: string): string => `${prefix}c:${key}`;
   const idempotencyKey = (key: string): string => `${prefix}i:${key}`;
 
-  async function evaluateWindows(
-    checks: readonly WindowCheck[],
-    cost: number,
-    nowMs: number,
-    charge: boolean,
-  ): Promise<WindowsDecision> {
+  async function evaluateWindows(checks: readonly WindowCheck[], cost: number, nowMs: number, charge: boolean): Promise<WindowsDecision> {
     const keys = checks.flatMap((check) => [windowKey(check.key), windowSequenceKey(check.key)]);
     const args = [String(nowMs), String(cost), charge ? '1' : '0'];
     for (const check of checks) args.push(String(check.limit), String(check.windowMs));
@@ -180,11 +175,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     };
   }
 
-  async function evaluateCounters(
-    checks: readonly CounterCheck[],
-    cost: number,
-    charge: boolean,
-  ): Promise<{ refusedIndex: number; counters: CounterState[] }> {
+  async function evaluateCounters(checks: readonly CounterCheck[], cost: number, charge: boolean): Promise<{ refusedIndex: number; counters: CounterState[] }> {
     const keys = checks.map((check) => counterKey(check.key));
     const args = [String(cost), charge ? '1' : '0'];
     for (const check of checks) args.push(String(check.limit ?? -1), String(check.resetsAt));
@@ -243,10 +234,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
 
     async beginIdempotent(key, fingerprint, inFlightTtlMs): Promise<IdempotencyBegin> {
       const args = [fingerprint, String(inFlightTtlMs)];
-      const reply = asArray(
-        await guarded(() => runScript(BEGIN_IDEMPOTENT_SCRIPT, [idempotencyKey(key)], args)),
-        'begin-idempotent',
-      );
+      const reply = asArray(await guarded(() => runScript(BEGIN_IDEMPOTENT_SCRIPT, [idempotencyKey(key)], args)), 'begin-idempotent');
       if (reply.length === 0) return { state: 'started' };
       const [state, storedFingerprint, response] = reply.map((field) => asStringOrNull(field, 'begin-idempotent'));
       if (storedFingerprint === null) throw new Error(`idempotency record ${key} has no fingerprint`);
@@ -258,13 +246,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
 
     async completeIdempotent(key, fingerprint, response, ttlMs) {
       const recordKey = idempotencyKey(key);
-      await guarded(() =>
-        client
-          .multi()
-          .hSet(recordKey, { state: 'completed', fingerprint, response })
-          .pExpire(recordKey, ttlMs)
-          .exec(),
-      );
+      await guarded(() => client.multi().hSet(recordKey, { state: 'completed', fingerprint, response }).pExpire(recordKey, ttlMs).exec());
     },
 
     async abandonIdempotent(key) {

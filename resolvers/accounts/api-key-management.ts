@@ -122,7 +122,8 @@ async function createKey(args: CreateArgs, ctx: RequestContext) {
   const expiresAt = futureExpiry(args.expires_at ?? null, now);
   const metadata = args.metadata === undefined || args.metadata === null ? {} : parseMetadata('metadata', args.metadata);
   const tier = args.rate_limit_tier ?? 'default';
-  if (!(CUSTOMER_RATE_LIMIT_TIERS as readonly string[]).includes(tier)) throw invalid('rate_limit_tier', `must be one of ${CUSTOMER_RATE_LIMIT_TIERS.join(', ')}`);
+  if (!(CUSTOMER_RATE_LIMIT_TIERS as readonly string[]).includes(tier))
+    throw invalid('rate_limit_tier', `must be one of ${CUSTOMER_RATE_LIMIT_TIERS.join(', ')}`);
   const { key, secret } = await createApiKey(
     ctx.services.store,
     { organizationId: ctx.caller.organizationId, name, scopes, expiresAt, metadata, rateLimitTier: tier, createdBy: ctx.caller.apiKeyId },
@@ -175,7 +176,8 @@ interface UpdateArgs {
   metadata?: unknown;
 }
 
-const given = (args: object, field: string): boolean => Object.prototype.hasOwnProperty.call(args, field) && (args as Record<string, unknown>)[field] !== undefined;
+const given = (args: object, field: string): boolean =>
+  Object.prototype.hasOwnProperty.call(args, field) && (args as Record<string, unknown>)[field] !== undefined;
 
 /** Partial update; `expires_at: null` clears the expiry; metadata is a merge patch (null removes a key). */
 async function updateKey(args: UpdateArgs, ctx: RequestContext) {

@@ -83,7 +83,9 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export async function touchLastUsed(store: DocumentStore, key: ApiKeyDoc, now: Date): Promise<void> {
   if (key.last_used_at !== null && now.getTime() - Date.parse(key.last_used_at) < LAST_USED_RESOLUTION_MS) return;
-  await store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).updateOne({ _id: key._id, last_used_at: key.last_used_at }, { $set: { last_used_at: now.toISOString() } });
+  await store
+    .collection<ApiKeyDoc>(COLLECTIONS.apiKeys)
+    .updateOne({ _id: key._id, last_used_at: key.last_used_at }, { $set: { last_used_at: now.toISOString() } });
 }
 
 /** Why a stored key cannot be used now, or null when it can. */

@@ -77,7 +77,10 @@ async function jurisdictionCount(search: SearchIndex, code: string, covers: read
   if (covers.length > 0) return covers.length;
   const filters: SearchFilter[] =
     code === 'WO'
-      ? [{ field: 'filing_route', op: 'eq', value: 'madrid' }, { op: 'not', filter: { field: 'scope_kind', op: 'eq', value: 'international' } }]
+      ? [
+          { field: 'filing_route', op: 'eq', value: 'madrid' },
+          { op: 'not', filter: { field: 'scope_kind', op: 'eq', value: 'international' } },
+        ]
       : [office];
   return (await search.terms(TRADEMARK_INDEX.name, 'jurisdiction_code', filters, ALL_TERMS)).length;
 }
@@ -85,19 +88,20 @@ async function jurisdictionCount(search: SearchIndex, code: string, covers: read
 async function computeOfficeAnalytics(code: string, covers: readonly string[], search: SearchIndex, now: Date): Promise<OfficeAnalytics> {
   const office: SearchFilter = { field: 'office_code', op: 'eq', value: code };
   const stages = (values: string[]): SearchFilter => ({ field: 'status_stage', op: 'in', values });
-  const [stageTerms, pendingCount, everRegistered, endedUnregistered, earliest, latest, classTerms, filed, registered, abandoned, jurisdictions] = await Promise.all([
-    search.terms(TRADEMARK_INDEX.name, 'status_stage', [office], ALL_TERMS),
-    count(search, [office, { field: 'status_primary', op: 'eq', value: 'pending' }]),
-    count(search, [office, { field: 'registration_date', op: 'exists', value: true }]),
-    count(search, [office, stages(UNREGISTERED_END_STAGES), { field: 'registration_date', op: 'exists', value: false }]),
-    firstFiling(search, [office], 'asc'),
-    firstFiling(search, [office], 'desc'),
-    search.terms(TRADEMARK_INDEX.name, 'nice_classes', [office], TOP_CLASS_COUNT),
-    countsByYear(search, 'filing_date', [office]),
-    countsByYear(search, 'registration_date', [office]),
-    countsByYear(search, 'termination_date', [office, stages(ABANDONED_STAGES)]),
-    jurisdictionCount(search, code, covers, office),
-  ]);
+  const [stageTerms, pendingCount, everRegistered, endedUnregistered, earliest, latest, classTerms, filed, registered, abandoned, jurisdictions] =
+    await Promise.all([
+      search.terms(TRADEMARK_INDEX.name, 'status_stage', [office], ALL_TERMS),
+      count(search, [office, { field: 'status_primary', op: 'eq', value: 'pending' }]),
+      count(search, [office, { field: 'registration_date', op: 'exists', value: true }]),
+      count(search, [office, stages(UNREGISTERED_END_STAGES), { field: 'registration_date', op: 'exists', value: false }]),
+      firstFiling(search, [office], 'asc'),
+      firstFiling(search, [office], 'desc'),
+      search.terms(TRADEMARK_INDEX.name, 'nice_classes', [office], TOP_CLASS_COUNT),
+      countsByYear(search, 'filing_date', [office]),
+      countsByYear(search, 'registration_date', [office]),
+      countsByYear(search, 'termination_date', [office, stages(ABANDONED_STAGES)]),
+      jurisdictionCount(search, code, covers, office),
+    ]);
   const byStage = new Map(stageTerms.map((t) => [String(t.value), t.count]));
   const sumOf = (list: string[]) => list.reduce((sum, stage) => sum + (byStage.get(stage) ?? 0), 0);
   const total = [...byStage.values()].reduce((a, b) => a + b, 0);
@@ -117,7 +121,10 @@ async function computeOfficeAnalytics(code: string, covers: readonly string[], s
     earliest_filing: earliest,
     latest_filing: latest,
     top_classes: total === 0 ? null : classTerms.map((t) => ({ class: Number(t.value), count: t.count, pct: round4(t.count / total) })),
-    yearly_trend: total === 0 ? null : years.map((year) => ({ year, filed: filed.get(year) ?? 0, registered: registered.get(year) ?? 0, abandoned: abandoned.get(year) ?? 0 })),
+    yearly_trend:
+      total === 0
+        ? null
+        : years.map((year) => ({ year, filed: filed.get(year) ?? 0, registered: registered.get(year) ?? 0, abandoned: abandoned.get(year) ?? 0 })),
     stats_computed_at: now.toISOString(),
   };
 }

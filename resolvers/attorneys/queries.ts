@@ -22,18 +22,20 @@ export const loadAttorney = (id: string, ctx: RequestContext): Promise<AttorneyD
 /** Attorneys of a list page, by the attorney index; shared by GET /v1/attorneys and a firm's attorneys. */
 export async function attorneyPage(args: PartyListArgs & { firm_id?: string | null }, ctx: RequestContext, list: string) {
   const firmFilter = args.firm_id ? [{ field: 'firm_id', op: 'eq' as const, value: parseId('firm_id', args.firm_id, 'firm_') }] : [];
-  return listParties(
-    { index: ATTORNEY_INDEX.name, list, sortFields: ATTORNEY_SORT_FIELDS, defaultSort: 'name', loader: ctx.loaders.attorneys },
-    args,
-    ctx,
-    { filters: firmFilter, binding: { firm_id: args.firm_id ?? null } },
-  );
+  return listParties({ index: ATTORNEY_INDEX.name, list, sortFields: ATTORNEY_SORT_FIELDS, defaultSort: 'name', loader: ctx.loaders.attorneys }, args, ctx, {
+    filters: firmFilter,
+    binding: { firm_id: args.firm_id ?? null },
+  });
 }
 
 async function attorneyTrademarks(args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) {
   const attorney = await loadAttorney(args.id, ctx);
   const sort = args.sort ?? (args.q?.trim() ? null : '-filing_date');
-  return searchTrademarks({ ...args, sort }, ctx, { filters: { attorney_id: [attorney._id] }, requireFilter: false, listName: `attorney_trademarks:${attorney._id}` });
+  return searchTrademarks({ ...args, sort }, ctx, {
+    filters: { attorney_id: [attorney._id] },
+    requireFilter: false,
+    listName: `attorney_trademarks:${attorney._id}`,
+  });
 }
 
 interface ClientsArgs {
@@ -56,7 +58,14 @@ async function attorneyClients(args: ClientsArgs, ctx: RequestContext) {
       : 0;
   const page = start === -1 ? [] : clients.slice(start, start + limit);
   const hasMore = start !== -1 && start + limit < clients.length;
-  const owners = new Map((await loadPresent(ctx.loaders.owners, page.map((c) => String(c.value)))).map((o) => [o._id, o]));
+  const owners = new Map(
+    (
+      await loadPresent(
+        ctx.loaders.owners,
+        page.map((c) => String(c.value)),
+      )
+    ).map((o) => [o._id, o]),
+  );
   const last = page[page.length - 1];
   return {
     data: page.flatMap(({ value, count }) => {

@@ -49,14 +49,17 @@ async function familyEntities(start: EntityDoc, ctx: RequestContext): Promise<En
   for (let depth = 0; frontier.length > 0; depth++) {
     const owners = await loadPresent(ctx.loaders.owners, frontier);
     const newEntityIds = [...new Set(owners.map((o) => o.entity_id))].filter((id) => !entities.has(id));
-    if (entities.size + newEntityIds.length > RELATED_ENTITY_LIMIT) throw familyTooLarge(`the corporate family of ${start._id} spans more than ${RELATED_ENTITY_LIMIT} entities`);
+    if (entities.size + newEntityIds.length > RELATED_ENTITY_LIMIT)
+      throw familyTooLarge(`the corporate family of ${start._id} spans more than ${RELATED_ENTITY_LIMIT} entities`);
     for (const entity of await loadPresent(ctx.loaders.entities, newEntityIds)) entities.set(entity._id, entity);
-    const next = [...owners.flatMap((o) => o.relationships.map((r) => r.related_owner_id)), ...newEntityIds.flatMap((id) => entities.get(id)?.member_owner_ids ?? [])].filter(
-      (id) => !visited.has(id),
-    );
+    const next = [
+      ...owners.flatMap((o) => o.relationships.map((r) => r.related_owner_id)),
+      ...newEntityIds.flatMap((id) => entities.get(id)?.member_owner_ids ?? []),
+    ].filter((id) => !visited.has(id));
     next.forEach((id) => visited.add(id));
     frontier = [...new Set(next)];
-    if (frontier.length > 0 && depth + 1 >= FAMILY_DEPTH_LIMIT) throw familyTooLarge(`the corporate family of ${start._id} is deeper than ${FAMILY_DEPTH_LIMIT} levels`);
+    if (frontier.length > 0 && depth + 1 >= FAMILY_DEPTH_LIMIT)
+      throw familyTooLarge(`the corporate family of ${start._id} is deeper than ${FAMILY_DEPTH_LIMIT} levels`);
   }
   return [...entities.values()];
 }

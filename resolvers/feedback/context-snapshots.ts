@@ -52,7 +52,11 @@ const SNAPSHOTTERS: Partial<Record<IdKind, Snapshotter>> = {
   owner: fromCollection<OwnerDoc>(COLLECTIONS.owners, (owner) => ({ ...NO_FIELDS, updated_at: owner.updated_at })),
   attorney: fromCollection<AttorneyDoc>(COLLECTIONS.attorneys, (attorney) => ({ ...NO_FIELDS, updated_at: attorney.updated_at })),
   firm: fromCollection<FirmDoc>(COLLECTIONS.firms, (firm) => ({ ...NO_FIELDS, updated_at: firm.updated_at })),
-  proceeding: fromCollection<ProceedingDoc>(COLLECTIONS.proceedings, (proceeding) => ({ ...NO_FIELDS, office: proceeding.office_code, updated_at: proceeding.updated_at })),
+  proceeding: fromCollection<ProceedingDoc>(COLLECTIONS.proceedings, (proceeding) => ({
+    ...NO_FIELDS,
+    office: proceeding.office_code,
+    updated_at: proceeding.updated_at,
+  })),
 };
 
 export async function resourceSnapshot(store: DocumentStore, kind: IdKind, id: string): Promise<FeedbackResourceSnapshot> {

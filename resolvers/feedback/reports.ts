@@ -100,5 +100,6 @@ export const feedbackQueryResolvers = {
 
 export const feedbackMutationResolvers = {
   createFeedback: (_: unknown, args: FeedbackInput, ctx: RequestContext) => createFeedback(args, ctx),
-  updateFeedbackStatus: (_: unknown, args: { id: string; status: string; resolution_note?: string | null }, ctx: RequestContext) => updateFeedbackStatus(args, ctx),
+  updateFeedbackStatus: (_: unknown, args: { id: string; status: string; resolution_note?: string | null }, ctx: RequestContext) =>
+    updateFeedbackStatus(args, ctx),
 };

@@ -56,13 +56,16 @@ function checkResourceId(raw: string): IdKind {
   const kind = idKind(raw);
   if (kind === null) throw invalid('resource_id', `must be an ID starting with one of ${RESOURCE_PREFIXES} (got '${truncate(raw)}')`);
   if (!FEEDBACK_RESOURCE_KINDS.includes(kind)) {
-    throw new ApiError('id_type_mismatch', `resource_id: expected an ID starting with one of ${RESOURCE_PREFIXES} but got a ${kind} ID ('${truncate(raw)}')`, { parameter: 'resource_id' });
+    throw new ApiError('id_type_mismatch', `resource_id: expected an ID starting with one of ${RESOURCE_PREFIXES} but got a ${kind} ID ('${truncate(raw)}')`, {
+      parameter: 'resource_id',
+    });
   }
   return kind;
 }
 
 export function checkFeedback(input: FeedbackInput): CheckedFeedback {
-  if (!(FEEDBACK_TYPES as readonly string[]).includes(input.type)) throw invalid('type', `must be one of ${FEEDBACK_TYPES.join(', ')} (got '${truncate(String(input.type))}')`);
+  if (!(FEEDBACK_TYPES as readonly string[]).includes(input.type))
+    throw invalid('type', `must be one of ${FEEDBACK_TYPES.join(', ')} (got '${truncate(String(input.type))}')`);
   const requestRef = input.request_id ?? null;
   if (requestRef !== null && !FEEDBACK_REQUEST_REF_PATTERN.test(requestRef)) {
     throw invalid('request_id', `must be a req_ ID or your own request id of up to 64 characters of A-Z, a-z, 0-9, _ and - (got '${truncate(requestRef)}')`);

@@ -25,7 +25,8 @@ export interface FeedbackTransition {
 export async function transitionFeedback(store: DocumentStore, id: string, transition: FeedbackTransition, now: Date): Promise<FeedbackDoc> {
   if (!isWellFormedId(id, 'fbk_')) throw invalid('id', `must be a feedback ID starting with fbk_ (got '${truncate(id)}')`);
   const status = transition.status as FeedbackStatus;
-  if (!FEEDBACK_STATUSES.includes(status) || status === 'open') throw invalid('status', `must be acknowledged or resolved (got '${truncate(transition.status)}')`);
+  if (!FEEDBACK_STATUSES.includes(status) || status === 'open')
+    throw invalid('status', `must be acknowledged or resolved (got '${truncate(transition.status)}')`);
   const note = transition.resolutionNote ?? null;
   if (status === 'resolved' && note === null) throw invalid('resolution_note', 'is required when resolving');
   if (status !== 'resolved' && note !== null) throw invalid('resolution_note', 'is set only when resolving');

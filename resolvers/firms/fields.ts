@@ -31,7 +31,8 @@ export const firmFieldResolvers = {
   registration_rate: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) => (await stats(firm, ctx)).registration_rate,
   latest_filing: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) => (await stats(firm, ctx)).latest_filing,
   stats: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) => (firm.includes.has('stats') ? stats(firm, ctx) : null),
-  attorneys: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) => (firm.includes.has('attorneys') ? (await firstAttorneyPage(firm, ctx)).data : null),
+  attorneys: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) =>
+    firm.includes.has('attorneys') ? (await firstAttorneyPage(firm, ctx)).data : null,
   attorneys_has_more: async (firm: FirmWithIncludes, _: unknown, ctx: RequestContext) =>
     firm.includes.has('attorneys') ? (await firstAttorneyPage(firm, ctx)).has_more : null,
 };

@@ -34,14 +34,24 @@ interface FirmListArgs extends PartyListArgs {
 
 async function listFirms(args: FirmListArgs, ctx: RequestContext) {
   const filters: SearchFilter[] = [];
-  for (const [parameter, field] of [['min_attorneys', 'attorney_count'], ['min_filings', 'trademark_count']] as const) {
+  for (const [parameter, field] of [
+    ['min_attorneys', 'attorney_count'],
+    ['min_filings', 'trademark_count'],
+  ] as const) {
     const min = args[parameter];
     if (min === null || min === undefined) continue;
     if (!Number.isInteger(min) || min < 0) throw invalid(parameter, 'must be a non-negative integer');
     filters.push({ field, op: 'range', gte: min });
   }
   const page = await listParties(
-    { index: FIRM_INDEX.name, list: 'firms', sortFields: FIRM_SORT_FIELDS, defaultSort: '-trademark_count', loader: ctx.loaders.firms, maxLimit: FIRM_PAGE_SIZE_MAX },
+    {
+      index: FIRM_INDEX.name,
+      list: 'firms',
+      sortFields: FIRM_SORT_FIELDS,
+      defaultSort: '-trademark_count',
+      loader: ctx.loaders.firms,
+      maxLimit: FIRM_PAGE_SIZE_MAX,
+    },
     args,
     ctx,
     { filters, binding: { min_attorneys: args.min_attorneys ?? null, min_filings: args.min_filings ?? null } },

@@ -58,12 +58,15 @@ async function mergeOwner(store: DocumentStore, from: OwnerDoc, into: string, no
   }
   const entities = store.collection<EntityDoc>(COLLECTIONS.entities);
   const entity = await entities.findOne({ _id: from.entity_id });
-  if (entity) await entities.updateOne({ _id: entity._id }, { $set: { member_owner_ids: entity.member_owner_ids.filter((id) => id !== from._id), updated_at: now } });
+  if (entity)
+    await entities.updateOne({ _id: entity._id }, { $set: { member_owner_ids: entity.member_owner_ids.filter((id) => id !== from._id), updated_at: now } });
   return { trademarks, proceedings: contested.length, owners: relatives.length };
 }
 
 async function mergeEntity(store: DocumentStore, from: EntityDoc, into: string, now: string): Promise<Record<string, number>> {
-  const owners = await store.collection<OwnerDoc>(COLLECTIONS.owners).updateMany({ entity_id: from._id }, { $set: { entity_id: into, [DETACHED_FIELD]: [from._id], updated_at: now } });
+  const owners = await store
+    .collection<OwnerDoc>(COLLECTIONS.owners)
+    .updateMany({ entity_id: from._id }, { $set: { entity_id: into, [DETACHED_FIELD]: [from._id], updated_at: now } });
   const entities = store.collection<EntityDoc>(COLLECTIONS.entities);
   const survivor = await entities.findOne({ _id: into });
   const members = [...new Set([...(survivor?.member_owner_ids ?? []), ...from.member_owner_ids])];
@@ -83,7 +86,8 @@ async function loadPair(store: DocumentStore, kind: MergeKind, fromId: string, i
   if (!from) throw notFound(`${kind} ${fromId}`);
   if (!into) throw notFound(`${kind} ${intoId}`);
   for (const doc of [from, into]) {
-    if (doc.merged_into !== null) throw new ApiError('entity_merged', `${kind} ${doc._id} was already merged into ${doc.merged_into}`, { merged_into: doc.merged_into });
+    if (doc.merged_into !== null)
+      throw new ApiError('entity_merged', `${kind} ${doc._id} was already merged into ${doc.merged_into}`, { merged_into: doc.merged_into });
   }
   return from;
 }
@@ -102,7 +106,9 @@ export async function mergeParties(store: DocumentStore, kind: MergeKind, fromId
         repointed = { trademarks: await repointMarks(store, 'attorney_ids', fromId, intoId, at) };
         break;
       case 'firm': {
-        const moved = await store.collection(COLLECTIONS.attorneys).updateMany({ firm_id: fromId }, { $set: { firm_id: intoId, [DETACHED_FIELD]: [fromId], updated_at: at } });
+        const moved = await store
+          .collection(COLLECTIONS.attorneys)
+          .updateMany({ firm_id: fromId }, { $set: { firm_id: intoId, [DETACHED_FIELD]: [fromId], updated_at: at } });
         repointed = { attorneys: moved.modifiedCount };
         break;
       }

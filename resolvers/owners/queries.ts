@@ -32,7 +32,8 @@ interface RelatedArgs {
 async function ownerRelated(args: RelatedArgs, ctx: RequestContext) {
   const owner = await loadOwner(args.id, ctx);
   const direction = args.direction ?? null;
-  if (direction !== null && direction !== 'parent' && direction !== 'child') throw invalid('direction', `must be parent or child, or omitted for both (got '${direction}')`);
+  if (direction !== null && direction !== 'parent' && direction !== 'child')
+    throw invalid('direction', `must be parent or child, or omitted for both (got '${direction}')`);
   const limit = pageLimit(args.limit);
   const binding = { list: 'owner_related', id: owner._id, direction };
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
@@ -40,9 +41,20 @@ async function ownerRelated(args: RelatedArgs, ctx: RequestContext) {
   const rows = owner.relationships.filter((r) => direction === null || r.direction === direction);
   const page = rows.slice(start, start + limit);
   const hasMore = start + limit < rows.length;
-  const related = new Map((await loadPresent(ctx.loaders.owners, page.map((r) => r.related_owner_id))).map((o) => [o._id, o]));
+  const related = new Map(
+    (
+      await loadPresent(
+        ctx.loaders.owners,
+        page.map((r) => r.related_owner_id),
+      )
+    ).map((o) => [o._id, o]),
+  );
   return {
-    data: page.map((row: OwnerRelationship) => ({ ...row, name: related.get(row.related_owner_id)?.name ?? null, country_code: related.get(row.related_owner_id)?.country_code ?? null })),
+    data: page.map((row: OwnerRelationship) => ({
+      ...row,
+      name: related.get(row.related_owner_id)?.name ?? null,
+      country_code: related.get(row.related_owner_id)?.country_code ?? null,
+    })),
     has_more: hasMore,
     pagination: { cursor: hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [start + page.length - 1] }) : null },
   };

@@ -94,7 +94,15 @@ export async function firmStats(search: SearchIndex, firmIds: readonly string[])
   const attorneysTerms =
     firmIds.length === 0
       ? []
-      : await search.terms(ATTORNEY_INDEX.name, 'firm_id', [{ field: 'firm_id', op: 'in', values: firmIds }, { field: 'is_merged', op: 'eq', value: false }], ALL_TERMS);
+      : await search.terms(
+          ATTORNEY_INDEX.name,
+          'firm_id',
+          [
+            { field: 'firm_id', op: 'in', values: firmIds },
+            { field: 'is_merged', op: 'eq', value: false },
+          ],
+          ALL_TERMS,
+        );
   const attorneys = new Map(attorneysTerms.map((t) => [String(t.value), t.count]));
   const [marks, singles, concluded, grantedConcluded, registered, pending, abandoned] = await Promise.all([
     count([]),

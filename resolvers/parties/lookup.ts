@@ -12,7 +12,13 @@ export interface MergeableDoc {
   merged_into: string | null;
 }
 
-export async function loadLiveParty<T extends MergeableDoc>(loader: DataLoader<string, T | null>, id: string, prefix: IdPrefix, what: string, parameter = 'id'): Promise<T> {
+export async function loadLiveParty<T extends MergeableDoc>(
+  loader: DataLoader<string, T | null>,
+  id: string,
+  prefix: IdPrefix,
+  what: string,
+  parameter = 'id',
+): Promise<T> {
   parseId(parameter, id, prefix);
   const doc = await loader.load(id);
   if (!doc) throw notFound(`${what} ${id}`);

@@ -8,8 +8,27 @@ import type { PartyRole, ProceedingStatus, ProceedingType } from '../../domain/r
 import { assertRangesOrdered, isIsoDate, parseId } from '../../domain/validation';
 import { officeByCode } from '../reference-data';
 
-export const PROCEEDING_TYPES: readonly ProceedingType[] = ['opposition', 'cancellation', 'appeal', 'interference', 'concurrent_use', 'expungement', 'section_8', 'section_71', 'other'];
-export const PROCEEDING_STATUSES: readonly ProceedingStatus[] = ['pending', 'decided_granted', 'decided_rejected', 'withdrawn', 'settled', 'suspended', 'partial', 'other'];
+export const PROCEEDING_TYPES: readonly ProceedingType[] = [
+  'opposition',
+  'cancellation',
+  'appeal',
+  'interference',
+  'concurrent_use',
+  'expungement',
+  'section_8',
+  'section_71',
+  'other',
+];
+export const PROCEEDING_STATUSES: readonly ProceedingStatus[] = [
+  'pending',
+  'decided_granted',
+  'decided_rejected',
+  'withdrawn',
+  'settled',
+  'suspended',
+  'partial',
+  'other',
+];
 export const PARTY_ROLES: readonly PartyRole[] = ['opponent', 'petitioner', 'respondent', 'intervener', 'other'];
 
 export interface ProceedingFilterInput {
@@ -57,7 +76,10 @@ function oneOf(name: string, value: string, allowed: readonly string[]): string 
 function dateRange(filter: ProceedingFilterInput, field: 'filed_date' | 'decision_date'): SearchFilter | null {
   const gte = filter[`${field}_gte`];
   const lt = filter[`${field}_lt`];
-  for (const [name, value] of [[`${field}_gte`, gte], [`${field}_lt`, lt]] as const) {
+  for (const [name, value] of [
+    [`${field}_gte`, gte],
+    [`${field}_lt`, lt],
+  ] as const) {
     if (value != null && !isIsoDate(value)) throw invalid(name, `must be a date written YYYY-MM-DD (got '${value}')`);
   }
   if (gte == null && lt == null) return null;
@@ -75,7 +97,8 @@ export function toProceedingSearch(filter: ProceedingFilterInput): { filters: Se
     filters.push({ field: 'contested_classes', op: 'eq', value: filter.contested_class });
   }
   if (filter.trademark_id != null) filters.push({ field: 'trademark_ids', op: 'eq', value: parseId('trademark_id', filter.trademark_id, 'tm_') });
-  if (filter.proceeding_type != null) filters.push({ field: 'proceeding_type', op: 'eq', value: oneOf('proceeding_type', filter.proceeding_type, PROCEEDING_TYPES) });
+  if (filter.proceeding_type != null)
+    filters.push({ field: 'proceeding_type', op: 'eq', value: oneOf('proceeding_type', filter.proceeding_type, PROCEEDING_TYPES) });
   if (filter.status != null) filters.push({ field: 'status', op: 'eq', value: oneOf('status', filter.status, PROCEEDING_STATUSES) });
   const ownerId = filter.party_owner_id != null ? parseId('party_owner_id', filter.party_owner_id, 'own_') : null;
   const role = filter.party_role != null ? oneOf('party_role', filter.party_role, PARTY_ROLES) : null;

@@ -54,7 +54,10 @@ async function pageOfProceedings(args: PageArgs, filters: SearchFilter[], q: str
 async function listProceedings(args: ProceedingListArgs, ctx: RequestContext) {
   const { sort, limit, cursor, include_total, ...filter } = args;
   if (!hasAnyProceedingFilter(filter)) {
-    throw invalid('filter', 'at least one filter is required: contested_class, trademark_id, proceeding_type, status, q, party_owner_id, party_role, office_code, filed_date_gte, filed_date_lt, decision_date_gte or decision_date_lt');
+    throw invalid(
+      'filter',
+      'at least one filter is required: contested_class, trademark_id, proceeding_type, status, q, party_owner_id, party_role, office_code, filed_date_gte, filed_date_lt, decision_date_gte or decision_date_lt',
+    );
   }
   const { filters, q } = toProceedingSearch(filter);
   return pageOfProceedings({ sort, limit, cursor, include_total }, filters, q, { list: 'proceedings', filter, sort: sort ?? null }, ctx);

@@ -29,7 +29,6 @@ function checkQuery(q: string, name = 'q'): string {
   return trimmed;
 }
 
-
 interface Suggestion {
   object: 'suggestion';
   type: SuggestType;
@@ -89,7 +88,8 @@ async function suggest(args: { q: string; types?: readonly string[] | null; limi
   const q = checkQuery(args.q);
   const limit = pageLimit(args.limit, MAX_SUGGESTIONS, 10);
   const types = args.types && args.types.length > 0 ? [...new Set(args.types)] : [...SUGGEST_TYPES];
-  for (const type of types) if (!(SUGGEST_TYPES as readonly string[]).includes(type)) throw invalid('types', `must list values of ${SUGGEST_TYPES.join(', ')} (got '${type}')`);
+  for (const type of types)
+    if (!(SUGGEST_TYPES as readonly string[]).includes(type)) throw invalid('types', `must list values of ${SUGGEST_TYPES.join(', ')} (got '${type}')`);
   const perType = await Promise.all(
     (types as SuggestType[]).map(async (type): Promise<Suggestion[]> => {
       if (type !== 'trademark') return partyCompletions(type, q, limit, ctx);

@@ -18,7 +18,10 @@ export async function madridFamily(mark: TrademarkDoc, ctx: RequestContext): Pro
     sort: [],
     limit: MAX_FAMILY_SIZE,
   });
-  const members = await loadPresent(ctx.loaders.trademarks, result.hits.map((hit) => hit.id));
+  const members = await loadPresent(
+    ctx.loaders.trademarks,
+    result.hits.map((hit) => hit.id),
+  );
   // The index may lag a write; the mark itself always belongs to its family.
   return members.some((m) => m._id === mark._id) ? members : [mark, ...members];
 }

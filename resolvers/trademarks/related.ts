@@ -50,7 +50,10 @@ async function similarOwnedMarks(mark: TrademarkDoc, ctx: RequestContext): Promi
     sort: [],
     limit: SIMILAR_CANDIDATES,
   });
-  const candidates = await loadPresent(ctx.loaders.trademarks, result.hits.map((hit) => hit.id).filter((id) => id !== mark._id));
+  const candidates = await loadPresent(
+    ctx.loaders.trademarks,
+    result.hits.map((hit) => hit.id).filter((id) => id !== mark._id),
+  );
   return candidates
     .map((doc) => ({ doc, ...markTextSimilarity(mark.mark_text, doc.mark_text) }))
     .filter((c) => c.similar)

@@ -51,7 +51,12 @@ export interface TrademarkSearchPage {
  */
 export function trademarkSort(sort: string | null | undefined, hasText: boolean, allowed: readonly string[] = TRADEMARK_SORT_FIELDS): SearchSort[] {
   if (!sort) {
-    return hasText ? [{ field: '_score', direction: 'desc' }, { field: 'filing_date', direction: 'desc' }] : [];
+    return hasText
+      ? [
+          { field: '_score', direction: 'desc' },
+          { field: 'filing_date', direction: 'desc' },
+        ]
+      : [];
   }
   const keys = sort.split(',').map((part): SearchSort => {
     const field = part.startsWith('-') ? part.slice(1) : part;

@@ -21,7 +21,14 @@ export const analyticsRoutes: readonly RouteDef[] = [
     pool: 'read',
     tier: 'reads',
     idempotency: 'none',
-    pathParams: [{ name: 'code', kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' }, required: true, description: 'Office code, for example EM (or em).' }],
+    pathParams: [
+      {
+        name: 'code',
+        kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' },
+        required: true,
+        description: 'Office code, for example EM (or em).',
+      },
+    ],
     query: [],
     successStatus: 200,
     envelope: 'single',

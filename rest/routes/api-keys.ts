@@ -2,12 +2,7 @@
  * Route-table entries of self-service API-key management (scope api-keys:manage). Every write
  * needs an Idempotency-Key; replaying a create or rotate returns the same secret.
  */
-import {
-  API_KEY_NAME_MAX_LENGTH,
-  API_KEY_STATUSES,
-  CUSTOMER_RATE_LIMIT_TIERS,
-  MANAGE_SCOPE,
-} from '../../resolvers/accounts/api-key-management';
+import { API_KEY_NAME_MAX_LENGTH, API_KEY_STATUSES, CUSTOMER_RATE_LIMIT_TIERS, MANAGE_SCOPE } from '../../resolvers/accounts/api-key-management';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import type { ParamSpec } from '../params';
@@ -38,7 +33,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     operation: 'CreateApiKey',
     summary: 'Create an API key',
     description:
-      'Creates a key in the caller\'s organization. The response carries the raw secret this once; it cannot be read again. ' +
+      "Creates a key in the caller's organization. The response carries the raw secret this once; it cannot be read again. " +
       'Replaying the Idempotency-Key returns the same secret instead of minting another.',
     pathParams: [],
     body: [
@@ -46,7 +41,11 @@ export const apiKeyRoutes: readonly RouteDef[] = [
       { name: 'scopes', kind: { type: 'string', maxLength: 64 }, array: true, required: true, description: scopesDescription },
       { name: 'expires_at', kind: { type: 'timestamp' }, description: 'ISO 8601 time in the future when the key stops working; null or absent: no expiry.' },
       { name: 'metadata', kind: { type: 'stringMap' }, description: `String-to-string map: ${METADATA_RULE}.` },
-      { name: 'rate_limit_tier', kind: { type: 'enum', values: CUSTOMER_RATE_LIMIT_TIERS }, description: `Rate-limit tier: ${CUSTOMER_RATE_LIMIT_TIERS.join(', ')} (the default).` },
+      {
+        name: 'rate_limit_tier',
+        kind: { type: 'enum', values: CUSTOMER_RATE_LIMIT_TIERS },
+        description: `Rate-limit tier: ${CUSTOMER_RATE_LIMIT_TIERS.join(', ')} (the default).`,
+      },
     ],
     successStatus: 201,
     envelope: 'single',
@@ -61,7 +60,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     path: '/v1/organization/api-keys',
     operation: 'ListApiKeys',
     summary: 'List API keys',
-    description: 'The organization\'s keys, newest first. Secrets are never shown.',
+    description: "The organization's keys, newest first. Secrets are never shown.",
     tier: 'reads',
     idempotency: 'none',
     pathParams: [],
@@ -103,13 +102,17 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     description:
       'All fields optional. The secret never changes (rotate for new credentials). scopes replaces the list (escalation prevention applies); ' +
       'expires_at must lie in the future, null clears it; metadata is a merge patch where null removes a key. ' +
-      'System keys: 403. Revoked, expired, missing or other organizations\' keys: 404.',
+      "System keys: 403. Revoked, expired, missing or other organizations' keys: 404.",
     pathParams: [keyIdParam],
     body: [
       { name: 'name', kind: nameKind, description: `1 to ${API_KEY_NAME_MAX_LENGTH} characters.` },
       { name: 'scopes', kind: { type: 'string', maxLength: 64 }, array: true, description: `Replacement list. ${scopesDescription}` },
       { name: 'expires_at', kind: { type: 'timestamp' }, nullable: true, description: 'ISO 8601 time in the future; null clears the expiry.' },
-      { name: 'metadata', kind: { type: 'stringMap', nullValues: true }, description: `Merge patch: a string sets a key, null removes it; the result holds ${METADATA_RULE}.` },
+      {
+        name: 'metadata',
+        kind: { type: 'stringMap', nullValues: true },
+        description: `Merge patch: a string sets a key, null removes it; the result holds ${METADATA_RULE}.`,
+      },
     ],
     successStatus: 200,
     envelope: 'single',

@@ -7,15 +7,7 @@ import { fieldsParam, projectableRow } from '../fields-projection';
 import type { RouteDef } from '../route';
 import { attorneyClientSchema, attorneySchema } from '../schemas/parties';
 import { trademarkSummarySchema } from '../schemas/trademarks';
-import {
-  countryCodeParam,
-  idParam,
-  nameQueryParam,
-  partyRouteBase,
-  scopedTrademarkParams,
-  scopedTrademarkVariables,
-  sortParam,
-} from './party-params';
+import { countryCodeParam, idParam, nameQueryParam, partyRouteBase, scopedTrademarkParams, scopedTrademarkVariables, sortParam } from './party-params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 import { TRADEMARK_SEARCH_CONTROL_PARAMS } from './trademark-params';
 

@@ -14,12 +14,22 @@ import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, op
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
 const DEADLINE_ITEM_STATUSES = STATUS_STAGES;
 
-const codeKind = (what: string) => ({ type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: `must be ${what} of 2 to 4 letters`, uppercase: true }) as const;
+const codeKind = (what: string) =>
+  ({ type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: `must be ${what} of 2 to 4 letters`, uppercase: true }) as const;
 
 const deadlineItemFields: readonly ParamSpec[] = [
-  { name: 'jurisdiction', kind: codeKind('a jurisdiction code'), required: true, description: 'Jurisdiction code, for example US, EU, WIPO; normalized to uppercase (EM → EU, WIPO → WO, UK → GB).' },
+  {
+    name: 'jurisdiction',
+    kind: codeKind('a jurisdiction code'),
+    required: true,
+    description: 'Jurisdiction code, for example US, EU, WIPO; normalized to uppercase (EM → EU, WIPO → WO, UK → GB).',
+  },
   { name: 'filing_route', kind: { type: 'enum', values: DEADLINE_FILING_ROUTES }, description: 'national (default), regional or madrid.' },
-  { name: 'status', kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES }, description: 'Mark status, default registered. Dead statuses give supported: true with no deadlines.' },
+  {
+    name: 'status',
+    kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES },
+    description: 'Mark status, default registered. Dead statuses give supported: true with no deadlines.',
+  },
   ...TRIGGER_FIELDS.map((field): ParamSpec => ({ name: field, kind: { type: 'date' }, description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null.` })),
 ];
 
@@ -37,7 +47,11 @@ const itemsParam = (fields: readonly ParamSpec[], what: string): ParamSpec => ({
   description: `${what}, 1 to ${MAX_COMPUTE_ITEMS}; data[i] answers items[i]. More than ${MAX_COMPUTE_ITEMS} is 422 batch_too_large with item_count and item_count_limit.`,
 });
 
-const asOfDateParam = (today: string): ParamSpec => ({ name: 'as_of_date', kind: { type: 'date' }, description: `Date statuses are computed against, YYYY-MM-DD; default ${today}.` });
+const asOfDateParam = (today: string): ParamSpec => ({
+  name: 'as_of_date',
+  kind: { type: 'date' },
+  description: `Date statuses are computed against, YYYY-MM-DD; default ${today}.`,
+});
 
 const conventions = `Date conventions (from the rule corpus): ${ruleCorpus.notes.date_arithmetic} ${ruleCorpus.notes.business_day_roll}`;
 const computeNote = `Stores nothing: no Idempotency-Key is needed and repeating a request is safe (idempotency exempt, like a read), though as a POST it counts against the writes tier. Reference pool.`;
@@ -74,9 +88,19 @@ export const deadlineRoutes: readonly RouteDef[] = [
     body: [
       itemsParam(deadlineItemFields, 'Marks to compute'),
       asOfDateParam("today in each jurisdiction's office time zone"),
-      { name: 'horizon_years', kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS }, default: DEFAULT_HORIZON_YEARS, description: `Only deadlines due within this many years after as_of_date, 1 to ${MAX_HORIZON_YEARS}.` },
+      {
+        name: 'horizon_years',
+        kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS },
+        default: DEFAULT_HORIZON_YEARS,
+        description: `Only deadlines due within this many years after as_of_date, 1 to ${MAX_HORIZON_YEARS}.`,
+      },
       { name: 'include_optional', kind: { type: 'boolean' }, default: true, description: 'Include optional deadlines such as incontestability filings.' },
-      { name: 'include_missed', kind: { type: 'boolean' }, default: false, description: 'Include deadlines already past grace (for a recurring rule, the latest one).' },
+      {
+        name: 'include_missed',
+        kind: { type: 'boolean' },
+        default: false,
+        description: 'Include deadlines already past grace (for a recurring rule, the latest one).',
+      },
     ],
     response: deadlineComputationSchema,
   },
@@ -112,9 +136,20 @@ export const deadlineRoutes: readonly RouteDef[] = [
     pathParams: [],
     query: [
       { name: 'jurisdiction', kind: codeKind('a jurisdiction code'), array: true, maxItems: 100, description: 'Uppercase ISO-2 jurisdiction codes (EU, WO).' },
-      { name: 'office', kind: codeKind('an office code'), array: true, maxItems: 100, description: 'Uppercase ST.3 office codes; legacy lowercase codes are permanent aliases.' },
+      {
+        name: 'office',
+        kind: codeKind('an office code'),
+        array: true,
+        maxItems: 100,
+        description: 'Uppercase ST.3 office codes; legacy lowercase codes are permanent aliases.',
+      },
       { name: 'filing_route', kind: { type: 'enum', values: OPPOSITION_FILING_ROUTES }, array: true, description: 'domestic, madrid_designation.' },
-      { name: 'trigger_event', kind: { type: 'enum', values: OPPOSITION_TRIGGER_EVENTS }, array: true, description: 'application_publication, registration_publication, international_designation_publication.' },
+      {
+        name: 'trigger_event',
+        kind: { type: 'enum', values: OPPOSITION_TRIGGER_EVENTS },
+        array: true,
+        description: 'application_publication, registration_publication, international_designation_publication.',
+      },
     ],
     successStatus: 200,
     envelope: 'list_public',
@@ -138,7 +173,15 @@ export const deadlineRoutes: readonly RouteDef[] = [
     tier: 'reads',
     idempotency: 'none',
     pathParams: [],
-    query: [{ name: 'jurisdiction', kind: codeKind('a jurisdiction code'), array: true, maxItems: 100, description: 'Jurisdiction codes (EU, WO; aliases EM, WIPO, UK accepted).' }],
+    query: [
+      {
+        name: 'jurisdiction',
+        kind: codeKind('a jurisdiction code'),
+        array: true,
+        maxItems: 100,
+        description: 'Jurisdiction codes (EU, WO; aliases EM, WIPO, UK accepted).',
+      },
+    ],
     successStatus: 200,
     envelope: 'list',
     response: deadlineRuleSchema,

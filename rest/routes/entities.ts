@@ -26,7 +26,8 @@ export const entityRoutes: readonly RouteDef[] = [
     path: '/v1/entities',
     operation: 'ListEntities',
     summary: 'List resolved entities',
-    description: 'Resolved entities (the real-world owners behind owner records) by name (default), member_count, trademark_count or updated_at. Merged entities are left out.',
+    description:
+      'Resolved entities (the real-world owners behind owner records) by name (default), member_count, trademark_count or updated_at. Merged entities are left out.',
     tag: 'Entities',
     pool: 'search',
     pathParams: [],

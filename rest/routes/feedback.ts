@@ -31,7 +31,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
     summary: 'Report a problem or an idea',
     description:
       'Any valid key may file a report; never billed. Name a record (resource_id) and/or one of your requests (request_id, for example the request_id of a failed call) ' +
-      'and the report captures context: context.request from your organization\'s request log (null when the request is unknown or not yours), ' +
+      "and the report captures context: context.request from your organization's request log (null when the request is unknown or not yours), " +
       'context.resource a snapshot of the record (found: false when it does not exist). Unknown references never reject a report.',
     scope: null,
     tier: 'writes',
@@ -40,15 +40,32 @@ export const feedbackRoutes: readonly RouteDef[] = [
     query: [],
     body: [
       { name: 'type', kind: { type: 'enum', values: FEEDBACK_TYPES }, required: true, description: FEEDBACK_TYPES.join(', ') + '.' },
-      { name: 'message', kind: { type: 'string', maxLength: FEEDBACK_MESSAGE_MAX_LENGTH }, required: true, description: `1 to ${FEEDBACK_MESSAGE_MAX_LENGTH} characters.` },
-      { name: 'resource_id', kind: { type: 'string', maxLength: FEEDBACK_RESOURCE_ID_MAX_LENGTH }, description: 'ID of a trademark (tm_), owner (own_), attorney (att_), firm (firm_) or proceeding (prc_).' },
+      {
+        name: 'message',
+        kind: { type: 'string', maxLength: FEEDBACK_MESSAGE_MAX_LENGTH },
+        required: true,
+        description: `1 to ${FEEDBACK_MESSAGE_MAX_LENGTH} characters.`,
+      },
+      {
+        name: 'resource_id',
+        kind: { type: 'string', maxLength: FEEDBACK_RESOURCE_ID_MAX_LENGTH },
+        description: 'ID of a trademark (tm_), owner (own_), attorney (att_), firm (firm_) or proceeding (prc_).',
+      },
       {
         name: 'request_id',
         kind: { type: 'string', maxLength: 64, pattern: FEEDBACK_REQUEST_REF_PATTERN, patternRule: 'must be up to 64 characters of A-Z, a-z, 0-9, _ and -' },
         description: 'A req_ ID from an earlier response, or your own request id (up to 64 URL-safe characters).',
       },
-      { name: 'field', kind: { type: 'string', maxLength: FEEDBACK_FIELD_MAX_LENGTH }, description: `For data issues: the field that is wrong, up to ${FEEDBACK_FIELD_MAX_LENGTH} characters.` },
-      { name: 'expected_value', kind: { type: 'string', maxLength: FEEDBACK_EXPECTED_VALUE_MAX_LENGTH }, description: `For data issues: the value you expected, up to ${FEEDBACK_EXPECTED_VALUE_MAX_LENGTH} characters.` },
+      {
+        name: 'field',
+        kind: { type: 'string', maxLength: FEEDBACK_FIELD_MAX_LENGTH },
+        description: `For data issues: the field that is wrong, up to ${FEEDBACK_FIELD_MAX_LENGTH} characters.`,
+      },
+      {
+        name: 'expected_value',
+        kind: { type: 'string', maxLength: FEEDBACK_EXPECTED_VALUE_MAX_LENGTH },
+        description: `For data issues: the value you expected, up to ${FEEDBACK_EXPECTED_VALUE_MAX_LENGTH} characters.`,
+      },
       { name: 'metadata', kind: { type: 'stringMap' }, description: `String-to-string map: ${METADATA_RULE}.` },
     ],
     successStatus: 201,
@@ -64,7 +81,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
     path: '/v1/feedback',
     operation: 'ListFeedback',
     summary: 'List feedback reports',
-    description: 'Your organization\'s reports, newest first.',
+    description: "Your organization's reports, newest first.",
     scope: null,
     tier: 'reads',
     idempotency: 'none',
@@ -87,7 +104,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
     path: '/v1/feedback/:id',
     operation: 'GetFeedback',
     summary: 'Retrieve a feedback report',
-    description: 'One of your organization\'s reports; reports of other organizations are 404.',
+    description: "One of your organization's reports; reports of other organizations are 404.",
     scope: null,
     tier: 'reads',
     idempotency: 'none',
@@ -116,7 +133,11 @@ export const feedbackRoutes: readonly RouteDef[] = [
     query: [],
     body: [
       { name: 'status', kind: { type: 'enum', values: ['acknowledged', 'resolved'] }, required: true, description: 'acknowledged or resolved.' },
-      { name: 'resolution_note', kind: { type: 'string', maxLength: FEEDBACK_RESOLUTION_NOTE_MAX_LENGTH }, description: `Required when resolving; up to ${FEEDBACK_RESOLUTION_NOTE_MAX_LENGTH} characters.` },
+      {
+        name: 'resolution_note',
+        kind: { type: 'string', maxLength: FEEDBACK_RESOLUTION_NOTE_MAX_LENGTH },
+        description: `Required when resolving; up to ${FEEDBACK_RESOLUTION_NOTE_MAX_LENGTH} characters.`,
+      },
     ],
     successStatus: 200,
     envelope: 'single',

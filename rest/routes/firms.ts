@@ -30,7 +30,11 @@ export const firmRoutes: readonly RouteDef[] = [
     pool: 'search',
     pathParams: [],
     query: [
-      { name: 'q', kind: { type: 'string', maxLength: 200 }, description: 'Case-insensitive substring of the firm name (terms of 3+ characters; shorter terms match word prefixes).' },
+      {
+        name: 'q',
+        kind: { type: 'string', maxLength: 200 },
+        description: 'Case-insensitive substring of the firm name (terms of 3+ characters; shorter terms match word prefixes).',
+      },
       countryCodeParam,
       count('min_attorneys', 'Firms with at least this many attorneys.'),
       count('min_filings', 'Firms with at least this trademark_count.'),

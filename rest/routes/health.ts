@@ -61,8 +61,26 @@ const base = {
 export function healthRoutes(deps: HealthDeps): RouteDef[] {
   const live = async () => ({ status: 200, body: { status: 'ok' } });
   return [
-    { ...base, kind: 'custom', id: 'health', path: '/v1/health', summary: 'Liveness', description: '200 {status: ok} while the process is alive. No key needed; not rate-limited; not metered.', response: liveSchema, handle: live },
-    { ...base, kind: 'custom', id: 'healthLive', path: '/health/live', summary: 'Liveness (root path)', description: 'Same as /v1/health.', response: liveSchema, handle: live },
+    {
+      ...base,
+      kind: 'custom',
+      id: 'health',
+      path: '/v1/health',
+      summary: 'Liveness',
+      description: '200 {status: ok} while the process is alive. No key needed; not rate-limited; not metered.',
+      response: liveSchema,
+      handle: live,
+    },
+    {
+      ...base,
+      kind: 'custom',
+      id: 'healthLive',
+      path: '/health/live',
+      summary: 'Liveness (root path)',
+      description: 'Same as /v1/health.',
+      response: liveSchema,
+      handle: live,
+    },
     {
       ...base,
       kind: 'custom',

@@ -26,7 +26,9 @@ const fmt = (n: number | null): string => (n === null ? 'unmetered' : n.toLocale
 /** The plan table in words, for the descriptions (domain/plans.ts is the source). */
 const planTable = Object.values(PLANS)
   .map((plan) => {
-    const quotas = (['search', 'read', 'check'] as const).map((pool) => `${pool} ${fmt(plan.quotas[pool].monthly)}${plan.quotas[pool].overage ? ' (overage billed)' : ''}`).join(', ');
+    const quotas = (['search', 'read', 'check'] as const)
+      .map((pool) => `${pool} ${fmt(plan.quotas[pool].monthly)}${plan.quotas[pool].overage ? ' (overage billed)' : ''}`)
+      .join(', ');
     const perMinute = `search ${plan.perMinute.search}, read ${plan.perMinute.read}, monitoring ${plan.perMinute.monitoring}, other ${plan.perMinute.utility}`;
     return `${plan.name}: monthly ${quotas}; per minute ${perMinute}; features ${plan.features.join(', ') || 'none'}.`;
   })
@@ -38,8 +40,16 @@ const limitsNote =
   `Plans: ${planTable} Beta figures are the spec's; post-beta per-minute limits are the spec's provisional ones; post-beta quotas and features are Marque's.`;
 
 const logQuery: readonly ParamSpec[] = [
-  { name: 'status', kind: { type: 'string', maxLength: 3, pattern: /^(?:[1-5]xx|[1-5]\d\d)$/, patternRule: 'must be a status code such as 404 or a class such as 4xx' }, description: 'Exact status (404) or class (2xx, 4xx, 5xx).' },
-  { name: 'route', kind: { type: 'string', maxLength: 200, pattern: /^\/[A-Za-z0-9_\-/:{}.]*$/, patternRule: 'must be a route template such as /v1/trademarks/:id' }, description: 'Route template, for example /v1/trademarks/:id (or /v1/trademarks/{id}).' },
+  {
+    name: 'status',
+    kind: { type: 'string', maxLength: 3, pattern: /^(?:[1-5]xx|[1-5]\d\d)$/, patternRule: 'must be a status code such as 404 or a class such as 4xx' },
+    description: 'Exact status (404) or class (2xx, 4xx, 5xx).',
+  },
+  {
+    name: 'route',
+    kind: { type: 'string', maxLength: 200, pattern: /^\/[A-Za-z0-9_\-/:{}.]*$/, patternRule: 'must be a route template such as /v1/trademarks/:id' },
+    description: 'Route template, for example /v1/trademarks/:id (or /v1/trademarks/{id}).',
+  },
   { name: 'method', kind: { type: 'enum', values: ['GET', 'POST', 'PATCH', 'DELETE'], caseInsensitive: true }, description: 'HTTP method.' },
   { name: 'occurred_at_gte', kind: { type: 'timestamp' }, description: 'Requests received at or after this ISO 8601 timestamp.' },
   { name: 'occurred_at_lt', kind: { type: 'timestamp' }, description: 'Requests received before this ISO 8601 timestamp; must be after occurred_at_gte.' },

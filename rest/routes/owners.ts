@@ -68,11 +68,16 @@ export const ownerRoutes: readonly RouteDef[] = [
     path: '/v1/owners/:id/related',
     operation: 'ListOwnerRelated',
     summary: "An owner's corporate relatives",
-    description: 'Parents and children from the corporate hierarchy, in record order. direction=parent keeps rows whose related owner is a parent of this one; child the reverse; omit for both.',
+    description:
+      'Parents and children from the corporate hierarchy, in record order. direction=parent keeps rows whose related owner is a parent of this one; child the reverse; omit for both.',
     tag: 'Owners',
     pool: 'read',
     pathParams: [ownerId],
-    query: [{ name: 'direction', kind: { type: 'enum', values: ['parent', 'child'] }, description: 'parent or child; omit for both.' }, limitParam(), cursorParam],
+    query: [
+      { name: 'direction', kind: { type: 'enum', values: ['parent', 'child'] }, description: 'parent or child; omit for both.' },
+      limitParam(),
+      cursorParam,
+    ],
     envelope: 'list',
     response: ownerRelatedSchema,
     errors: [400, 404, 410],

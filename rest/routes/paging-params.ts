@@ -3,7 +3,11 @@
  */
 import type { ParamSpec } from '../params';
 
-export const limitParam = (max = 100): ParamSpec => ({ name: 'limit', kind: { type: 'integer', min: 1, max }, description: `Page size, 1 to ${max} (default 20).` });
+export const limitParam = (max = 100): ParamSpec => ({
+  name: 'limit',
+  kind: { type: 'integer', min: 1, max },
+  description: `Page size, 1 to ${max} (default 20).`,
+});
 
 export const cursorParam: ParamSpec = {
   name: 'cursor',

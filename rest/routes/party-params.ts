@@ -7,14 +7,23 @@ import type { OperationRoute } from '../route';
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
 
-export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({ name: 'id', kind: { type: 'id', prefix }, required: true, description: `${what} ID (${prefix}...).` });
+export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({
+  name: 'id',
+  kind: { type: 'id', prefix },
+  required: true,
+  description: `${what} ID (${prefix}...).`,
+});
 
 export const countryCodeParam: ParamSpec = {
   name: 'country_code',
   kind: { type: 'string', maxLength: 2, pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 code', uppercase: true },
   description: 'ISO 3166-1 alpha-2 country code.',
 };
-export const nameQueryParam = (what: string): ParamSpec => ({ name: 'q', kind: { type: 'string', maxLength: 200 }, description: `Text matched against ${what} (terms of 3+ characters as case-insensitive substrings, shorter ones as word prefixes).` });
+export const nameQueryParam = (what: string): ParamSpec => ({
+  name: 'q',
+  kind: { type: 'string', maxLength: 200 },
+  description: `Text matched against ${what} (terms of 3+ characters as case-insensitive substrings, shorter ones as word prefixes).`,
+});
 export const sortParam = (fields: readonly string[], defaultSort: string): ParamSpec => ({
   name: 'sort',
   kind: { type: 'sort', fields },

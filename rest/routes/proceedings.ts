@@ -10,7 +10,11 @@ import { includeTotalParam, pageParams } from './paging-params';
 import { trademarkReadBase } from './trademarks';
 
 const listControlParams: ParamSpec[] = [
-  { name: 'sort', kind: { type: 'enum', values: PROCEEDING_SORTS }, description: '-filed_date (default), filed_date, -decided_date or decided_date; undecided proceedings sort last.' },
+  {
+    name: 'sort',
+    kind: { type: 'enum', values: PROCEEDING_SORTS },
+    description: '-filed_date (default), filed_date, -decided_date or decided_date; undecided proceedings sort last.',
+  },
   ...pageParams,
   includeTotalParam,
 ];
@@ -20,16 +24,23 @@ const filterParams: ParamSpec[] = [
   { name: 'trademark_id', kind: { type: 'id', prefix: 'tm_' }, description: 'A contested mark (tm_...).' },
   { name: 'proceeding_type', kind: { type: 'enum', values: PROCEEDING_TYPES }, description: PROCEEDING_TYPES.join(', ') },
   { name: 'status', kind: { type: 'enum', values: PROCEEDING_STATUSES }, description: PROCEEDING_STATUSES.join(', ') },
-  { name: 'q', kind: { type: 'string', maxLength: 200 }, description: 'Party name search (opponents, petitioners, respondents, …): every word of 3+ letters must occur in one party name.' },
+  {
+    name: 'q',
+    kind: { type: 'string', maxLength: 200 },
+    description: 'Party name search (opponents, petitioners, respondents, …): every word of 3+ letters must occur in one party name.',
+  },
   { name: 'party_owner_id', kind: { type: 'id', prefix: 'own_' }, description: 'A party (own_...). With party_role, that owner must hold that role.' },
   { name: 'party_role', kind: { type: 'enum', values: PARTY_ROLES }, description: `${PARTY_ROLES.join(', ')}. With party_owner_id, the role of that owner.` },
-  { name: 'office_code', kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' }, description: 'Office code, any case (lowercase legacy codes are canonical here); unknown codes are 400.' },
+  {
+    name: 'office_code',
+    kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' },
+    description: 'Office code, any case (lowercase legacy codes are canonical here); unknown codes are 400.',
+  },
   { name: 'filed_date_gte', kind: { type: 'date' }, description: 'Filed on or after, YYYY-MM-DD.' },
   { name: 'filed_date_lt', kind: { type: 'date' }, description: 'Filed before, YYYY-MM-DD; must be after filed_date_gte.' },
   { name: 'decision_date_gte', kind: { type: 'date' }, description: 'Decided on or after, YYYY-MM-DD.' },
   { name: 'decision_date_lt', kind: { type: 'date' }, description: 'Decided before, YYYY-MM-DD; must be after decision_date_gte.' },
 ];
-
 
 export const proceedingRoutes: readonly RouteDef[] = [
   {
@@ -62,7 +73,8 @@ export const proceedingRoutes: readonly RouteDef[] = [
     path: '/v1/proceedings/:id',
     operation: 'GetProceeding',
     summary: 'Retrieve a proceeding',
-    description: 'The full proceeding record: the summary fields, the deciding office, duration_days, the contested marks summarized, created_at and updated_at. Read from the source of truth.',
+    description:
+      'The full proceeding record: the summary fields, the deciding office, duration_days, the contested marks summarized, created_at and updated_at. Read from the source of truth.',
     tag: 'Proceedings',
     scope: 'trademarks:read',
     pool: 'read',

@@ -45,7 +45,8 @@ export const referenceRoutes: readonly RouteDef[] = [
     path: '/v1/offices',
     operation: 'ListOffices',
     summary: 'List trade mark offices',
-    description: 'Offices with ST.3 code, legacy alias, jurisdiction, kind, seat, time zone, holiday calendar, Madrid membership, languages and, for regional offices, the member states covered.',
+    description:
+      'Offices with ST.3 code, legacy alias, jurisdiction, kind, seat, time zone, holiday calendar, Madrid membership, languages and, for regional offices, the member states covered.',
     query: [
       { name: 'kind', kind: { type: 'enum', values: ['national', 'regional', 'international'] }, description: 'Only offices of this kind.' },
       { name: 'madrid_member', kind: { type: 'boolean' }, description: 'Only offices designatable (or not) under the Madrid Protocol.' },
@@ -79,7 +80,13 @@ export const referenceRoutes: readonly RouteDef[] = [
     operation: 'ListDesignCodes',
     summary: 'List Vienna design codes',
     description: 'Vienna classification categories with their divisions and a divisions_verified flag as the data has it (null where no divisions are listed).',
-    query: [{ name: 'category', kind: { type: 'string', maxLength: 2, pattern: /^\d{2}$/, patternRule: 'must be a two-digit category such as 01' }, description: 'One category.' }],
+    query: [
+      {
+        name: 'category',
+        kind: { type: 'string', maxLength: 2, pattern: /^\d{2}$/, patternRule: 'must be a two-digit category such as 01' },
+        description: 'One category.',
+      },
+    ],
     response: designCategorySchema,
   }),
   referenceRoute({

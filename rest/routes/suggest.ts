@@ -8,8 +8,17 @@ import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { classSuggestionSchema, goodsServicesSuggestionSchema, suggestionSchema, trademarkSuggestionSchema } from '../schemas/suggest';
 
-const qParam: ParamSpec = { name: 'q', kind: { type: 'string', maxLength: 100 }, required: true, description: 'What the user typed so far (1 to 100 characters).' };
-const limitParam = (fallback: number, max: number, what: string): ParamSpec => ({ name: 'limit', kind: { type: 'integer', min: 1, max }, description: `${what}, 1 to ${max} (default ${fallback}).` });
+const qParam: ParamSpec = {
+  name: 'q',
+  kind: { type: 'string', maxLength: 100 },
+  required: true,
+  description: 'What the user typed so far (1 to 100 characters).',
+};
+const limitParam = (fallback: number, max: number, what: string): ParamSpec => ({
+  name: 'limit',
+  kind: { type: 'integer', min: 1, max },
+  description: `${what}, 1 to ${max} (default ${fallback}).`,
+});
 
 const suggestParams: ParamSpec[] = [
   qParam,
@@ -17,7 +26,12 @@ const suggestParams: ParamSpec[] = [
   limitParam(10, MAX_SUGGESTIONS, 'Suggestions in all'),
 ];
 
-const goodsText: ParamSpec = { name: 'text', kind: { type: 'string', maxLength: MAX_GOODS_TEXT }, required: true, description: `Goods/services description in English, 1 to ${MAX_GOODS_TEXT} characters.` };
+const goodsText: ParamSpec = {
+  name: 'text',
+  kind: { type: 'string', maxLength: MAX_GOODS_TEXT },
+  required: true,
+  description: `Goods/services description in English, 1 to ${MAX_GOODS_TEXT} characters.`,
+};
 
 const completionNote =
   'Ranking: exact text, then texts starting with the query, then a later word starting with it, then texts within one typo (queries of 4–7 letters) or two (8+) of a prefix; ties go to the shorter text. One page, has_more false.';
@@ -40,7 +54,11 @@ export const suggestRoutes: readonly RouteDef[] = [
     idempotency: 'none',
     query: [
       qParam,
-      { name: 'office', kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' }, description: 'Only marks of this office (ST.3 code, legacy lowercase accepted).' },
+      {
+        name: 'office',
+        kind: { type: 'string', maxLength: 4, pattern: /^[A-Za-z]{2,4}$/, patternRule: 'must be an office code of 2 to 4 letters' },
+        description: 'Only marks of this office (ST.3 code, legacy lowercase accepted).',
+      },
       limitParam(10, MAX_SUGGESTIONS, 'Suggestions'),
     ],
     response: trademarkSuggestionSchema,
@@ -91,7 +109,11 @@ export const suggestRoutes: readonly RouteDef[] = [
     tier: 'search',
     idempotency: 'exempt',
     query: [],
-    body: [goodsText, limitParam(5, 45, 'Classes'), { name: 'version', kind: { type: 'enum', values: NICE_VERSIONS }, description: 'Nice edition of the headings (default 13-2026).' }],
+    body: [
+      goodsText,
+      limitParam(5, 45, 'Classes'),
+      { name: 'version', kind: { type: 'enum', values: NICE_VERSIONS }, description: 'Nice edition of the headings (default 13-2026).' },
+    ],
     response: classSuggestionSchema,
     variables: ({ body }) => ({ ...body }),
   },
@@ -109,7 +131,11 @@ export const suggestRoutes: readonly RouteDef[] = [
     tier: 'writes',
     idempotency: 'exempt',
     query: [],
-    body: [goodsText, { name: 'nice_classes', kind: { type: 'integer', min: 1, max: 45 }, array: true, maxItems: 45, description: 'Only terms of these classes.' }, limitParam(10, 50, 'Terms')],
+    body: [
+      goodsText,
+      { name: 'nice_classes', kind: { type: 'integer', min: 1, max: 45 }, array: true, maxItems: 45, description: 'Only terms of these classes.' },
+      limitParam(10, 50, 'Terms'),
+    ],
     response: goodsServicesSuggestionSchema,
     variables: ({ body }) => ({ ...body }),
   },

@@ -29,7 +29,12 @@ const enumList = (name: string, values: readonly string[], description: string, 
 
 const flag = (name: string, description: string): ParamSpec => ({ name, kind: { type: 'boolean' }, group: 'filter', description });
 
-const NUMBER_PATTERN = { type: 'string', maxLength: 40, pattern: /^[A-Za-z0-9/.\- ]+$/, patternRule: 'may hold only letters, digits, spaces and / . -' } as const;
+const NUMBER_PATTERN = {
+  type: 'string',
+  maxLength: 40,
+  pattern: /^[A-Za-z0-9/.\- ]+$/,
+  patternRule: 'may hold only letters, digits, spaces and / . -',
+} as const;
 
 export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   enumList('status_primary', STATUS_PRIMARIES, 'Primary status: active, pending, inactive, unknown.'),
@@ -38,13 +43,23 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   enumList('challenge_states', CHALLENGE_STATES, 'Marks under any of these challenges.'),
   enumList('mark_feature_type', MARK_FEATURE_TYPES, 'Kind of sign (word, figurative, ...).'),
   enumList('mark_legal_category', MARK_LEGAL_CATEGORIES, 'Individual, collective or certification mark.'),
-  { name: 'right_kind', kind: { type: 'enum', values: RIGHT_KINDS }, group: 'filter', description: 'Goods (trademark), services (service_mark) or both; a single value.' },
+  {
+    name: 'right_kind',
+    kind: { type: 'enum', values: RIGHT_KINDS },
+    group: 'filter',
+    description: 'Goods (trademark), services (service_mark) or both; a single value.',
+  },
   enumList('filing_route', FILING_ROUTES, 'national, regional or madrid.'),
   enumList('scope_kind', SCOPE_KINDS, 'Territorial scope of the right.'),
   { name: 'application_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Office application number; requires office.' },
   { name: 'registration_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Registration number; requires office.' },
   { name: 'ir_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Madrid international registration number.' },
-  { name: 'office', kind: { type: 'enum', values: OFFICE_CODES, caseInsensitive: true }, group: 'filter', description: 'One office (uppercase ST.3 code; legacy lowercase accepted).' },
+  {
+    name: 'office',
+    kind: { type: 'enum', values: OFFICE_CODES, caseInsensitive: true },
+    group: 'filter',
+    description: 'One office (uppercase ST.3 code; legacy lowercase accepted).',
+  },
   enumList('jurisdictions', JURISDICTION_CODES, 'Jurisdiction codes (US, EU, WIPO, ...).', true),
   enumList('offices', OFFICE_CODES, 'Office codes (uppercase ST.3; legacy lowercase accepted).', true),
   {
@@ -63,7 +78,13 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
     description: 'Vienna classification codes; a category (01) or division (01.05) also matches the marks coded within it.',
   },
   ...TRADEMARK_DATE_FIELDS.flatMap((field) =>
-    field === 'updated_at' ? rangeParams(field, 'timestamp', 'Last updated') : rangeParams(field, 'date', field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())),
+    field === 'updated_at'
+      ? rangeParams(field, 'timestamp', 'Last updated')
+      : rangeParams(
+          field,
+          'date',
+          field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+        ),
   ),
   { name: 'owner_name', kind: { type: 'string', maxLength: 200 }, group: 'filter', description: 'Owner name, fuzzy.' },
   { name: 'owner_id', kind: { type: 'id', prefix: 'own_' }, array: true, maxItems: 100, group: 'filter', description: 'Owner IDs (own_...).' },
@@ -94,14 +115,23 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
 ];
 
 export const TRADEMARK_SEARCH_CONTROL_PARAMS: readonly ParamSpec[] = [
-  { name: 'q', kind: { type: 'string', maxLength: 500 }, description: 'Text query on mark text, owner names and goods/services; without sort, results rank by relevance, filing date breaking ties.' },
+  {
+    name: 'q',
+    kind: { type: 'string', maxLength: 500 },
+    description: 'Text query on mark text, owner names and goods/services; without sort, results rank by relevance, filing date breaking ties.',
+  },
   {
     name: 'sort',
     kind: { type: 'sort', fields: TRADEMARK_SORT_FIELDS },
     description: `One of ${TRADEMARK_SORT_FIELDS.join(', ')}; prefix - for descending. Default: relevance with q, otherwise the index's internal order. An explicit sort replaces relevance: marks tied on its keys follow in ID order.`,
   },
   includeTotalParam,
-  { name: 'include', kind: { type: 'enum', values: ['full_goods_services'] }, array: true, description: 'full_goods_services: return classifications[].goods_services_text in full.' },
+  {
+    name: 'include',
+    kind: { type: 'enum', values: ['full_goods_services'] },
+    array: true,
+    description: 'full_goods_services: return classifications[].goods_services_text in full.',
+  },
   limitParam(),
   cursorParam,
 ];

@@ -16,9 +16,14 @@ export const trademarkSatelliteRoutes: readonly RouteDef[] = [
     path: '/v1/trademarks/:id/history',
     operation: 'ListTrademarkHistory',
     summary: 'Prosecution history of a trademark',
-    description: 'Office events of one mark (filing, examination, publication, opposition, registration, renewal, …), each with its event type category and meaning from GET /v1/event-types. Newest first by default.',
+    description:
+      'Office events of one mark (filing, examination, publication, opposition, registration, renewal, …), each with its event type category and meaning from GET /v1/event-types. Newest first by default.',
     query: [
-      { name: 'event_type', kind: { type: 'string', maxLength: 64, pattern: /^[a-z_0-9]+$/, patternRule: 'must be an event type code' }, description: 'Only events of this type.' },
+      {
+        name: 'event_type',
+        kind: { type: 'string', maxLength: 64, pattern: /^[a-z_0-9]+$/, patternRule: 'must be an event type code' },
+        description: 'Only events of this type.',
+      },
       { name: 'category', kind: { type: 'enum', values: EVENT_CATEGORIES }, description: 'Only events whose type has this category.' },
       { name: 'sort', kind: { type: 'enum', values: HISTORY_SORTS }, description: '-event_date (default, newest first) or event_date.' },
       ...pageParams,

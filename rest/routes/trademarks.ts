@@ -92,7 +92,9 @@ export const trademarkRoutes: readonly RouteDef[] = [
     idempotency: 'exempt',
     pathParams: [],
     query: [],
-    body: [{ name: 'ids', kind: { type: 'string', maxLength: 64 }, array: true, required: true, description: `Trademark IDs (tm_...), 1 to ${MAX_BATCH_IDS}.` }],
+    body: [
+      { name: 'ids', kind: { type: 'string', maxLength: 64 }, array: true, required: true, description: `Trademark IDs (tm_...), 1 to ${MAX_BATCH_IDS}.` },
+    ],
     successStatus: 200,
     envelope: 'list',
     response: trademarkDetailSchema,
@@ -118,9 +120,14 @@ export const trademarkRoutes: readonly RouteDef[] = [
     path: '/v1/trademarks/:id/changes',
     operation: 'ListTrademarkChanges',
     summary: 'Change history of a trademark',
-    description: 'Diff history of one mark, one row per recorded version. changed_field keeps versions whose changed_fields include it (parent fields in snake_case such as status_stage, mark_text_primary, expiry_date; child changes by entity type such as classifications, owners, attorneys, events).',
+    description:
+      'Diff history of one mark, one row per recorded version. changed_field keeps versions whose changed_fields include it (parent fields in snake_case such as status_stage, mark_text_primary, expiry_date; child changes by entity type such as classifications, owners, attorneys, events).',
     query: [
-      { name: 'changed_field', kind: { type: 'string', maxLength: 64, pattern: /^[a-z_]+$/, patternRule: 'must be a snake_case field or entity name' }, description: 'Keep versions that changed this field.' },
+      {
+        name: 'changed_field',
+        kind: { type: 'string', maxLength: 64, pattern: /^[a-z_]+$/, patternRule: 'must be a snake_case field or entity name' },
+        description: 'Keep versions that changed this field.',
+      },
       { name: 'sort', kind: { type: 'enum', values: ['-changed_at', 'changed_at'] }, description: '-changed_at (default, newest first) or changed_at.' },
       ...pageParams,
     ],
@@ -134,7 +141,8 @@ export const trademarkRoutes: readonly RouteDef[] = [
     path: '/v1/trademarks/:id/source',
     operation: 'GetTrademarkSource',
     summary: 'Provenance of a trademark record',
-    description: 'Where the latest raw record came from. When no raw version is stored the response is reduced: source_format bulk_xml, source_response_type null, source_locator and payload_hash null.',
+    description:
+      'Where the latest raw record came from. When no raw version is stored the response is reduced: source_format bulk_xml, source_response_type null, source_locator and payload_hash null.',
     query: [],
     envelope: 'single',
     response: trademarkSourceSchema,

@@ -13,7 +13,9 @@ export const officeAnalyticsSchema: JsonSchema = object(
     expired_count: int('status.stage expired.'),
     cancelled_count: int('status.stage cancelled or invalidated.'),
     abandoned_count: int('status.stage abandoned or withdrawn.'),
-    registration_rate: nullableNum('Marks ever registered ÷ (those + marks that ended abandoned, withdrawn or refused unregistered); null when none has concluded.'),
+    registration_rate: nullableNum(
+      'Marks ever registered ÷ (those + marks that ended abandoned, withdrawn or refused unregistered); null when none has concluded.',
+    ),
     jurisdiction_count: int('Member states covered (regional offices), jurisdictions designated (WO), else jurisdictions of the marks.'),
     earliest_filing: nullableDate(),
     latest_filing: nullableDate(),
@@ -23,7 +25,14 @@ export const officeAnalyticsSchema: JsonSchema = object(
       description: 'The ten most frequent Nice classes; null when the office has no marks.',
     },
     yearly_trend: {
-      ...arrayOf(object({ year: int(), filed: int('Filed that year.'), registered: int('Registered that year.'), abandoned: int('Now abandoned or withdrawn, ended that year.') })),
+      ...arrayOf(
+        object({
+          year: int(),
+          filed: int('Filed that year.'),
+          registered: int('Registered that year.'),
+          abandoned: int('Now abandoned or withdrawn, ended that year.'),
+        }),
+      ),
       type: ['array', 'null'],
       description: 'Per calendar year, oldest first; null when the office has no marks.',
     },

@@ -10,7 +10,11 @@ const apiKeyProperties: Record<string, JsonSchema> = {
   prefix: str('Non-secret display prefix: mq_ and the first 8 hexadecimal characters of the secret.'),
   scopes: arrayOf(str(), 'Scopes the key holds.'),
   rate_limit_tier: str('Rate-limit tier of the key.'),
-  status: { type: 'string', enum: ['active', 'revoked', 'expired'], description: 'Derived: revoked when revoked_at is set, expired when expires_at has passed.' },
+  status: {
+    type: 'string',
+    enum: ['active', 'revoked', 'expired'],
+    description: 'Derived: revoked when revoked_at is set, expired when expires_at has passed.',
+  },
   expires_at: nullableTimestamp('When the key stops working, or null.'),
   last_used_at: nullableTimestamp('Last authenticated use, accurate to about a minute, or null.'),
   metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'String-to-string map.' },

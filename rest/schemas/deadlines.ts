@@ -35,7 +35,10 @@ export const computedDeadlineSchema: JsonSchema = object({
   window_opens: nullableDate('First day to file, counted from the nominal (unadjusted) due date; null when filing may happen any time before.'),
   due_date: date('Last day without surcharge, rolled forward to a business day of the office.'),
   grace_expiry: date('Last day of the grace period (counted from the nominal due date), rolled forward to a business day.'),
-  status: oneOf(['future', 'window_open', 'due_soon', 'in_grace', 'missed'], `due_soon: the window is open and the due date at most ${DUE_SOON_DAYS} days after as_of_date.`),
+  status: oneOf(
+    ['future', 'window_open', 'due_soon', 'in_grace', 'missed'],
+    `due_soon: the window is open and the due date at most ${DUE_SOON_DAYS} days after as_of_date.`,
+  ),
   days_until_due: int('Days from as_of_date to due_date; negative once past.'),
   days_until_grace_expiry: int(),
   urgency: oneOf(
@@ -137,7 +140,11 @@ export const deadlineRuleSchema: JsonSchema = object(
     applies_to_statuses: arrayOf(str()),
     applicable_from_date: nullableDate(),
     applicable_until_date: nullableDate(),
-    applicability_fields: { type: ['array', 'null'], items: oneOf(TRIGGER_FIELDS), description: 'Input fields compared with the applicability dates; null: the trigger date.' },
+    applicability_fields: {
+      type: ['array', 'null'],
+      items: oneOf(TRIGGER_FIELDS),
+      description: 'Input fields compared with the applicability dates; null: the trigger date.',
+    },
     holiday_calendar: nullableStr(),
     sources: arrayOf(ruleSourceSchema),
     verified: bool('False when the rule could not be confirmed against its sources; kept, but weigh it accordingly.'),

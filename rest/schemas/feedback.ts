@@ -14,7 +14,7 @@ const requestSnapshotSchema = object(
     duration_ms: { type: 'number' },
     occurred_at: timestamp(),
   },
-  'The referenced request from your organization\'s request log; null when unknown or not your organization\'s.',
+  "The referenced request from your organization's request log; null when unknown or not your organization's.",
   true,
 );
 

@@ -18,8 +18,16 @@ export interface JsonSchema {
   maximum?: number;
 }
 
-export const str = (description?: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', ...(description ? { description } : {}), ...extra });
-export const nullableStr = (description?: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: ['string', 'null'], ...(description ? { description } : {}), ...extra });
+export const str = (description?: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const nullableStr = (description?: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({
+  type: ['string', 'null'],
+  ...(description ? { description } : {}),
+  ...extra,
+});
 export const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
 export const nullableInt = (description?: string): JsonSchema => ({ type: ['integer', 'null'], ...(description ? { description } : {}) });
 export const num = (description?: string): JsonSchema => ({ type: 'number', ...(description ? { description } : {}) });
@@ -29,7 +37,11 @@ export const nullableBool = (description?: string): JsonSchema => ({ type: ['boo
 export const date = (description?: string): JsonSchema => ({ type: 'string', format: 'date', ...(description ? { description } : {}) });
 export const nullableDate = (description?: string): JsonSchema => ({ type: ['string', 'null'], format: 'date', ...(description ? { description } : {}) });
 export const timestamp = (description?: string): JsonSchema => ({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
-export const nullableTimestamp = (description?: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', ...(description ? { description } : {}) });
+export const nullableTimestamp = (description?: string): JsonSchema => ({
+  type: ['string', 'null'],
+  format: 'date-time',
+  ...(description ? { description } : {}),
+});
 export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
 export const constant = (value: string): JsonSchema => ({ type: 'string', enum: [value] });
 export const freeObject = (description?: string, nullable = false): JsonSchema => ({

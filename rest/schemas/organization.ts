@@ -4,7 +4,10 @@
 import { arrayOf, bool, constant, int, nullableInt, nullableStr, num, object, str, timestamp, type JsonSchema } from './json-schema';
 
 const billingPeriodSchema = object(
-  { start: timestamp('Start of the period (inclusive): UTC midnight of the anchor day.'), end: timestamp('End (exclusive): the next anchor day, when monthly quotas reset.') },
+  {
+    start: timestamp('Start of the period (inclusive): UTC midnight of the anchor day.'),
+    end: timestamp('End (exclusive): the next anchor day, when monthly quotas reset.'),
+  },
   'The current billing period.',
 );
 
@@ -19,7 +22,10 @@ const perPool = (schema: (pool: string) => JsonSchema, pools: readonly string[])
 export const usageSchema: JsonSchema = object({
   object: constant('usage'),
   billing_period: billingPeriodSchema,
-  by_endpoint_type: object(perPool(() => poolUsageSchema, ['search', 'read']), 'Monthly usage per metered pool; only search and read appear.'),
+  by_endpoint_type: object(
+    perPool(() => poolUsageSchema, ['search', 'read']),
+    'Monthly usage per metered pool; only search and read appear.',
+  ),
   rate_limits: object(
     perPool((pool) => int(`Requests per minute on ${pool} endpoints.`), ['search', 'read', 'monitoring', 'utility', 'reference', 'check']),
     'Per-minute limits of the plan by endpoint type.',
@@ -44,7 +50,10 @@ export const planSchema: JsonSchema = object({
   billing_anchor_day: int('Day of month (1 to 28) on which monthly quotas reset, at UTC midnight.'),
   billing_period: billingPeriodSchema,
   window_seconds: int('Length of the sliding rate-limit windows (60).'),
-  pools: object(perPool(() => planPoolSchema, ['search', 'read', 'check', 'monitoring', 'reference', 'utility']), 'Limits per endpoint type (pool).'),
+  pools: object(
+    perPool(() => planPoolSchema, ['search', 'read', 'check', 'monitoring', 'reference', 'utility']),
+    'Limits per endpoint type (pool).',
+  ),
   tier_ceilings: object(
     {
       reads: int('All GET requests.'),
@@ -54,7 +63,10 @@ export const planSchema: JsonSchema = object({
     },
     'Transport-tier ceilings per minute; each request counts against one, besides its pool.',
   ),
-  features: arrayOf({ type: 'string', enum: ['monitoring', 'events', 'image_search'] }, 'Plan-gated features included; routes of other features answer 403 plan_upgrade_required.'),
+  features: arrayOf(
+    { type: 'string', enum: ['monitoring', 'events', 'image_search'] },
+    'Plan-gated features included; routes of other features answer 403 plan_upgrade_required.',
+  ),
 });
 
 export const requestLogSchema: JsonSchema = object({

@@ -133,7 +133,10 @@ const firmDetailObject = object(
   'Firm record.',
 );
 
-export const firmDetailSchema: JsonSchema = { ...firmDetailObject, required: (firmDetailObject.required ?? []).filter((key) => !['stats', 'attorneys', 'attorneys_has_more'].includes(key)) };
+export const firmDetailSchema: JsonSchema = {
+  ...firmDetailObject,
+  required: (firmDetailObject.required ?? []).filter((key) => !['stats', 'attorneys', 'attorneys_has_more'].includes(key)),
+};
 
 const entityCore = {
   id: str('ent_...'),
@@ -144,11 +147,13 @@ const entityCore = {
   lei: nullableStr(),
   ticker: nullableStr(),
   member_count: int('Member owner records.'),
-  trademark_count: int("Marks naming any member owner."),
+  trademark_count: int('Marks naming any member owner.'),
   created_at: timestamp(),
   updated_at: timestamp(),
 };
 
 export const entitySchema: JsonSchema = object(entityCore, 'Resolved entity list row.');
-export const entityDetailSchema: JsonSchema = object({ ...entityCore, member_owner_ids: arrayOf(str(), 'Member owners (own_...).') }, 'Resolved entity record.');
-
+export const entityDetailSchema: JsonSchema = object(
+  { ...entityCore, member_owner_ids: arrayOf(str(), 'Member owners (own_...).') },
+  'Resolved entity record.',
+);

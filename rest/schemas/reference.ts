@@ -68,7 +68,10 @@ export const eventTypeSchema: JsonSchema = object(
     code: str('Snake_case event code used in trademark history.'),
     category: str('filing, examination, publication, opposition, registration, maintenance, cancellation, appeal, ownership, international or status.'),
     description: str(),
-    uspto_tsdr: arrayOf(object({ code: nullableStr('Action code; null where only the TSDR wording is known.'), description: str() }), 'USPTO prosecution-history entries mapping to this event.'),
+    uspto_tsdr: arrayOf(
+      object({ code: nullableStr('Action code; null where only the TSDR wording is known.'), description: str() }),
+      'USPTO prosecution-history entries mapping to this event.',
+    ),
     euipo_status: arrayOf(str(), 'EUIPO status strings implying this event.'),
     provenance: { type: 'string', enum: ['located', 'partly_memory', 'memory'], description: 'How the mapping was sourced (see data/SOURCES.md).' },
   },

@@ -4,7 +4,11 @@
 import { STATUS_PRIMARIES, STATUS_STAGES } from '../../domain/records';
 import { arrayOf, constant, int, nullableStr, num, object, str, type JsonSchema } from './json-schema';
 
-const match = { type: 'string', enum: ['exact', 'prefix', 'word_prefix', 'fuzzy'], description: 'exact text; text starts with the query; a later word starts with it; within one typo (4–7 letters) or two (8+) of a prefix.' } as const;
+const match = {
+  type: 'string',
+  enum: ['exact', 'prefix', 'word_prefix', 'fuzzy'],
+  description: 'exact text; text starts with the query; a later word starts with it; within one typo (4–7 letters) or two (8+) of a prefix.',
+} as const;
 const score = num('0 to 1: exact 1, prefix 0.8–0.9, word prefix 0.6–0.7, fuzzy at most 0.5; longer coverage of the text scores higher.');
 
 export const trademarkSuggestionSchema: JsonSchema = object(
@@ -37,7 +41,9 @@ const termMatch = {
   term: str('Standard term (WIPO Nice alphabetical list wording).'),
   class: int('Nice class.'),
   basic_number: str('WIPO NCL basic number (6 digits).'),
-  score: num('0 to 1: 0.7 × share of the term’s words found in the text + 0.3 × share of the text’s words the term explains (a one-letter typo in a 5+ letter word counts 0.8).'),
+  score: num(
+    '0 to 1: 0.7 × share of the term’s words found in the text + 0.3 × share of the text’s words the term explains (a one-letter typo in a 5+ letter word counts 0.8).',
+  ),
   matched_words: arrayOf(str(), 'Words of the term found in the text (plural endings folded).'),
 };
 
@@ -55,4 +61,7 @@ export const classSuggestionSchema: JsonSchema = object(
   'A Nice class ranked for a goods/services text.',
 );
 
-export const goodsServicesSuggestionSchema: JsonSchema = object({ object: constant('goods_services_suggestion'), ...termMatch }, 'A standard goods/services term ranked for a text.');
+export const goodsServicesSuggestionSchema: JsonSchema = object(
+  { object: constant('goods_services_suggestion'), ...termMatch },
+  'A standard goods/services term ranked for a text.',
+);

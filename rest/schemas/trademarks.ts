@@ -133,9 +133,7 @@ export const trademarkDetailSchema: JsonSchema = object(
     designation_date: nullableDate(),
     classifications: arrayOf(object({ nice_class: int(), goods_services_text: str('Full text.'), nice_edition: nullableStr('For example 12-2025.') })),
     owners: arrayOf(object({ ...ownerRef, companies: arrayOf(company) })),
-    attorneys: arrayOf(
-      object({ id: str('att_...'), name: str(), country_code: nullableStr(), firm_id: nullableStr('firm_...'), firm_name: nullableStr() }),
-    ),
+    attorneys: arrayOf(object({ id: str('att_...'), name: str(), country_code: nullableStr(), firm_id: nullableStr('firm_...'), firm_name: nullableStr() })),
     opposition_window: oppositionWindowSchema,
     version: int('Increases with every recorded change.'),
     source_updated_at: timestamp('When the office last changed the record.'),

@@ -59,7 +59,12 @@ describe('bin: the marque command line', function () {
   });
 
   it('refuses bad arguments with exit code 2 and a message', async () => {
-    for (const args of [['keys', 'create', '--org', 'org_x'], ['keys', 'create', '--org', 'org_x', '--scopes', 'nope'], ['orgs', 'create', '--name', 'x', '--plan', 'gold'], ['frobnicate']]) {
+    for (const args of [
+      ['keys', 'create', '--org', 'org_x'],
+      ['keys', 'create', '--org', 'org_x', '--scopes', 'nope'],
+      ['orgs', 'create', '--name', 'x', '--plan', 'gold'],
+      ['frobnicate'],
+    ]) {
       const error = await marque(dataDir, ...args).then(
         () => null,
         (e: { code: number; stderr: string }) => e,

@@ -33,7 +33,13 @@ describe('bin/demo: seedAndIndex on the embedded default', function () {
     const all = await adapters.search.search({ index: TRADEMARK_INDEX.name, filters: [], sort: [], limit: 1000, countUpTo: 1000 });
     expect(all.total?.value).to.equal(300);
     const mark = marks.find((m) => m.mark_text.length >= 4)!;
-    const found = await adapters.search.search({ index: TRADEMARK_INDEX.name, text: mark.mark_text, filters: [{ field: 'office_code', op: 'eq', value: mark.office_code }], sort: [], limit: 1000 });
+    const found = await adapters.search.search({
+      index: TRADEMARK_INDEX.name,
+      text: mark.mark_text,
+      filters: [{ field: 'office_code', op: 'eq', value: mark.office_code }],
+      sort: [],
+      limit: 1000,
+    });
     expect(found.hits.map((hit) => hit.id)).to.include(mark._id);
   });
 

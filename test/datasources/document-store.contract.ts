@@ -48,11 +48,7 @@ async function expectUnsupported(attempt: () => Promise<unknown>): Promise<void>
   expect(failure, 'expected an UnsupportedQueryError').to.be.instanceOf(UnsupportedQueryError);
 }
 
-export function describeDocumentStoreContract(
-  name: string,
-  open: () => Promise<DocumentStore>,
-  cleanup?: () => Promise<void>,
-): void {
+export function describeDocumentStoreContract(name: string, open: () => Promise<DocumentStore>, cleanup?: () => Promise<void>): void {
   describe(`DocumentStore contract: ${name}`, function () {
     let store: DocumentStore;
     let items: Collection<Item>;
@@ -220,10 +216,7 @@ export function describeDocumentStoreContract(
       });
 
       it('applies $unset, $inc and $push', async function () {
-        await items.updateOne(
-          { _id: 'b' },
-          { $unset: { 'status.stage': '' }, $inc: { n: 5, counter: 2 }, $push: { owner_ids: 'own_z', history: 'created' } },
-        );
+        await items.updateOne({ _id: 'b' }, { $unset: { 'status.stage': '' }, $inc: { n: 5, counter: 2 }, $push: { owner_ids: 'own_z', history: 'created' } });
         const updated = await items.findOne({ _id: 'b' });
         expect(updated?.status).to.deep.equal({ primary: 'pending' });
         expect(updated?.n).to.equal(7);
@@ -433,9 +426,7 @@ export function describeDocumentStoreContract(
       it('never shows uncommitted transaction writes to reads outside it', async function () {
         let startOutsideRead: () => void = () => undefined;
         // Chained here, before the transaction, so the read runs in this (outside) async context.
-        const outsideRead = new Promise<void>((resolve) => (startOutsideRead = resolve)).then(() =>
-          store.collection<Item>('tx').findOne({ _id: 'x1' }),
-        );
+        const outsideRead = new Promise<void>((resolve) => (startOutsideRead = resolve)).then(() => store.collection<Item>('tx').findOne({ _id: 'x1' }));
         await store
           .transaction(async () => {
             await store.collection<Item>('tx').insertOne({ _id: 'x1' });
@@ -447,7 +438,7 @@ export function describeDocumentStoreContract(
         expect(await outsideRead).to.equal(null);
       });
 
-      it('moves a collection\'s change token on every write to it (when the adapter keeps one)', async function () {
+      it("moves a collection's change token on every write to it (when the adapter keeps one)", async function () {
         const before = await store.changeToken('items');
         if (before === null) return expect(await store.changeToken('other')).to.equal(null);
         const writes: Array<() => Promise<unknown>> = [

@@ -92,7 +92,10 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         const tier = window('tier', 10);
         const decision = await store.consumeWindows([plan, tier], 1, Date.now());
         expect(decision.allowed).to.equal(true);
-        expect(decision.windows.map((state) => [state.used, state.remaining])).to.deep.equal([[1, 4], [1, 9]]);
+        expect(decision.windows.map((state) => [state.used, state.remaining])).to.deep.equal([
+          [1, 4],
+          [1, 9],
+        ]);
       });
 
       it('refuses when one window is full and charges none of them', async () => {
@@ -161,9 +164,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         const check = window('concurrent', 20);
         const tier = window('concurrent-tier', 1000);
         const now = Date.now();
-        const decisions = await Promise.all(
-          Array.from({ length: 50 }, (_, index) => store.consumeWindows([check, tier], 1, now + (index % 3))),
-        );
+        const decisions = await Promise.all(Array.from({ length: 50 }, (_, index) => store.consumeWindows([check, tier], 1, now + (index % 3))));
         expect(decisions.filter((decision) => decision.allowed)).to.have.length(20);
         const [plan, ceiling] = await store.peekWindows([check, tier], now + 5);
         expect(plan.used).to.equal(20);
@@ -220,9 +221,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
 
       it('peekCounters reports zero for a counter never charged', async () => {
         const check = { key: uniqueKey('untouched'), limit: 5, resetsAt: inOneHour() };
-        expect(await store.peekCounters([check], Date.now())).to.deep.equal([
-          { key: check.key, limit: 5, used: 0, resetsAt: check.resetsAt },
-        ]);
+        expect(await store.peekCounters([check], Date.now())).to.deep.equal([{ key: check.key, limit: 5, used: 0, resetsAt: check.resetsAt }]);
       });
     });
 
@@ -231,9 +230,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
 
       it('lets exactly one of 10 concurrent callers start a key; the others see it in flight', async () => {
         const key = uniqueKey('idem');
-        const outcomes = await Promise.all(
-          Array.from({ length: 10 }, (_, index) => store.beginIdempotent(key, `fingerprint-${index}`, 30_000)),
-        );
+        const outcomes = await Promise.all(Array.from({ length: 10 }, (_, index) => store.beginIdempotent(key, `fingerprint-${index}`, 30_000)));
         const started = outcomes.filter((outcome) => outcome.state === 'started');
         expect(started).to.have.length(1);
         const winner = `fingerprint-${outcomes.findIndex((outcome) => outcome.state === 'started')}`;

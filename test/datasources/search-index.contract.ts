@@ -36,34 +36,93 @@ const INDEX = CONTRACT_DEFINITION.name;
 
 const FIXTURES: IndexDocument[] = [
   {
-    id: 'tm_01', mark_text: 'ZEPHYR', owner_names: ['Acme Corp'], goods_text: 'clothing, footwear', office: 'US',
-    status: 'active', tags: ['opposed'], classes: [25], filing_date: '2020-01-15', expiry_date: '2030-01-15',
-    updated_at: '2024-05-01T10:00:00.000Z', rank: 5, is_live: true,
+    id: 'tm_01',
+    mark_text: 'ZEPHYR',
+    owner_names: ['Acme Corp'],
+    goods_text: 'clothing, footwear',
+    office: 'US',
+    status: 'active',
+    tags: ['opposed'],
+    classes: [25],
+    filing_date: '2020-01-15',
+    expiry_date: '2030-01-15',
+    updated_at: '2024-05-01T10:00:00.000Z',
+    rank: 5,
+    is_live: true,
   },
   {
-    id: 'tm_02', mark_text: 'Blue Horizon', owner_names: ['Horizon Ltd', 'Acme Corp'], goods_text: 'zephyr fans and ventilators',
-    office: 'EM', status: 'pending', tags: [], classes: [9, 11], filing_date: '2021-06-01', expiry_date: null,
-    updated_at: '2024-04-30T23:59:59.000Z', rank: 2, is_live: false,
+    id: 'tm_02',
+    mark_text: 'Blue Horizon',
+    owner_names: ['Horizon Ltd', 'Acme Corp'],
+    goods_text: 'zephyr fans and ventilators',
+    office: 'EM',
+    status: 'pending',
+    tags: [],
+    classes: [9, 11],
+    filing_date: '2021-06-01',
+    expiry_date: null,
+    updated_at: '2024-04-30T23:59:59.000Z',
+    rank: 2,
+    is_live: false,
   },
   {
-    id: 'tm_03', mark_text: 'Café Noir', owner_names: ['Société Générale'], goods_text: 'coffee', office: 'FR',
-    status: 'active', tags: ['opposed', 'appealed'], classes: [30, 43], filing_date: '2019-03-10', expiry_date: '2029-03-10',
-    updated_at: '2024-05-02T00:00:00.000Z', rank: null, is_live: true,
+    id: 'tm_03',
+    mark_text: 'Café Noir',
+    owner_names: ['Société Générale'],
+    goods_text: 'coffee',
+    office: 'FR',
+    status: 'active',
+    tags: ['opposed', 'appealed'],
+    classes: [30, 43],
+    filing_date: '2019-03-10',
+    expiry_date: '2029-03-10',
+    updated_at: '2024-05-02T00:00:00.000Z',
+    rank: null,
+    is_live: true,
   },
   {
-    id: 'tm_04', mark_text: 'HP', owner_names: ['Hewlett Packard'], goods_text: 'computers', office: 'US',
-    status: 'inactive', tags: ['appealed'], classes: [9], filing_date: '2015-07-20', expiry_date: '2025-07-20',
-    updated_at: '2024-01-01T00:00:00.000Z', rank: 9, is_live: false,
+    id: 'tm_04',
+    mark_text: 'HP',
+    owner_names: ['Hewlett Packard'],
+    goods_text: 'computers',
+    office: 'US',
+    status: 'inactive',
+    tags: ['appealed'],
+    classes: [9],
+    filing_date: '2015-07-20',
+    expiry_date: '2025-07-20',
+    updated_at: '2024-01-01T00:00:00.000Z',
+    rank: 9,
+    is_live: false,
   },
   {
-    id: 'tm_05', mark_text: 'Supernova', owner_names: ['Nova Industries'], goods_text: 'rockets', office: 'GB',
-    status: 'pending', classes: [12], filing_date: '2022-11-30', expiry_date: null,
-    updated_at: '2023-12-31T12:00:00.000Z', rank: 1, is_live: null,
+    id: 'tm_05',
+    mark_text: 'Supernova',
+    owner_names: ['Nova Industries'],
+    goods_text: 'rockets',
+    office: 'GB',
+    status: 'pending',
+    classes: [12],
+    filing_date: '2022-11-30',
+    expiry_date: null,
+    updated_at: '2023-12-31T12:00:00.000Z',
+    rank: 1,
+    is_live: null,
   },
   {
-    id: 'tm_06', mark_text: 'Nova Star', owner_names: ['Acme Corp'], goods_text: 'toys', office: 'EM',
-    status: 'active', tags: [], classes: [28], filing_date: '2020-01-15', expiry_date: '2030-01-15',
-    updated_at: '2024-05-01T10:00:00.000Z', rank: 5, is_live: true,
+    id: 'tm_06',
+    mark_text: 'Nova Star',
+    owner_names: ['Acme Corp'],
+    goods_text: 'toys',
+    office: 'EM',
+    status: 'active',
+    tags: [],
+    classes: [28],
+    filing_date: '2020-01-15',
+    expiry_date: '2030-01-15',
+    updated_at: '2024-05-01T10:00:00.000Z',
+    rank: 5,
+    is_live: true,
   },
 ];
 
@@ -110,11 +169,11 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       });
 
       it('range on dates (YYYY-MM-DD and ISO timestamps compare as strings), numbers and number arrays', async () => {
-        expect(await idsMatching({ field: 'filing_date', op: 'range', gte: '2020-01-15', lt: '2022-01-01' })).to.deep.equal([
-          'tm_01', 'tm_02', 'tm_06',
+        expect(await idsMatching({ field: 'filing_date', op: 'range', gte: '2020-01-15', lt: '2022-01-01' })).to.deep.equal(['tm_01', 'tm_02', 'tm_06']);
+        expect(await idsMatching({ field: 'updated_at', op: 'range', gt: '2024-04-30T23:59:59.000Z', lte: '2024-05-01T10:00:00.000Z' })).to.deep.equal([
+          'tm_01',
+          'tm_06',
         ]);
-        expect(await idsMatching({ field: 'updated_at', op: 'range', gt: '2024-04-30T23:59:59.000Z', lte: '2024-05-01T10:00:00.000Z' }))
-          .to.deep.equal(['tm_01', 'tm_06']);
         expect(await idsMatching({ field: 'rank', op: 'range', gt: 2, lte: 5 })).to.deep.equal(['tm_01', 'tm_06']);
         expect(await idsMatching({ field: 'classes', op: 'range', gte: 28, lte: 30 })).to.deep.equal(['tm_03', 'tm_06']);
       });
@@ -138,33 +197,27 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       });
 
       it('not also matches documents where the field is missing or empty', async () => {
-        expect(await idsMatching({ op: 'not', filter: { field: 'office', op: 'eq', value: 'US' } })).to.deep.equal([
-          'tm_02', 'tm_03', 'tm_05', 'tm_06',
-        ]);
-        expect(await idsMatching({ op: 'not', filter: { field: 'is_live', op: 'eq', value: true } })).to.deep.equal([
-          'tm_02', 'tm_04', 'tm_05',
-        ]);
-        expect(await idsMatching({ op: 'not', filter: { field: 'tags', op: 'eq', value: 'opposed' } })).to.deep.equal([
-          'tm_02', 'tm_04', 'tm_05', 'tm_06',
-        ]);
-        expect(await idsMatching({ op: 'not', filter: { field: 'rank', op: 'range', gte: 5 } })).to.deep.equal([
-          'tm_02', 'tm_03', 'tm_05',
-        ]);
+        expect(await idsMatching({ op: 'not', filter: { field: 'office', op: 'eq', value: 'US' } })).to.deep.equal(['tm_02', 'tm_03', 'tm_05', 'tm_06']);
+        expect(await idsMatching({ op: 'not', filter: { field: 'is_live', op: 'eq', value: true } })).to.deep.equal(['tm_02', 'tm_04', 'tm_05']);
+        expect(await idsMatching({ op: 'not', filter: { field: 'tags', op: 'eq', value: 'opposed' } })).to.deep.equal(['tm_02', 'tm_04', 'tm_05', 'tm_06']);
+        expect(await idsMatching({ op: 'not', filter: { field: 'rank', op: 'range', gte: 5 } })).to.deep.equal(['tm_02', 'tm_03', 'tm_05']);
       });
 
       it('several filters combine with AND', async () => {
-        expect(
-          await idsMatching({ field: 'status', op: 'eq', value: 'active' }, { field: 'classes', op: 'in', values: [25, 28] }),
-        ).to.deep.equal(['tm_01', 'tm_06']);
+        expect(await idsMatching({ field: 'status', op: 'eq', value: 'active' }, { field: 'classes', op: 'in', values: [25, 28] })).to.deep.equal([
+          'tm_01',
+          'tm_06',
+        ]);
       });
 
       it('match filters one text field without affecting scores', async () => {
         expect(await idsMatching({ field: 'owner_names', op: 'match', text: 'acme' })).to.deep.equal(['tm_01', 'tm_02', 'tm_06']);
-        expect(await idsMatching({ op: 'not', filter: { field: 'owner_names', op: 'match', text: 'ACME corp' } })).to.deep.equal([
-          'tm_03', 'tm_04', 'tm_05',
-        ]);
+        expect(await idsMatching({ op: 'not', filter: { field: 'owner_names', op: 'match', text: 'ACME corp' } })).to.deep.equal(['tm_03', 'tm_04', 'tm_05']);
         const result = await search({ filters: [{ field: 'mark_text', op: 'match', text: 'nova' }] });
-        expect(result.hits.map((hit) => [hit.id, hit.score])).to.deep.equal([['tm_05', null], ['tm_06', null]]);
+        expect(result.hits.map((hit) => [hit.id, hit.score])).to.deep.equal([
+          ['tm_05', null],
+          ['tm_06', null],
+        ]);
       });
 
       it('rejects comparisons on text fields, unknown fields and values of the wrong type', async () => {
@@ -174,7 +227,10 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
           { field: 'rank', op: 'eq', value: '5' },
           { field: 'office', op: 'match', text: 'US' },
         ] as SearchFilter[]) {
-          const failure = await search({ filters: [filter] }).then(() => null, (error: unknown) => error);
+          const failure = await search({ filters: [filter] }).then(
+            () => null,
+            (error: unknown) => error,
+          );
           expect(failure, JSON.stringify(filter)).to.be.instanceOf(UnsupportedQueryError);
         }
       });
@@ -184,7 +240,9 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       it('ranks a mark_text match above a goods-only match and reports scores', async () => {
         const { hits } = await search({ text: 'zephyr', sort: [{ field: '_score', direction: 'desc' }] });
         expect(hits.map((hit) => hit.id)).to.deep.equal(['tm_01', 'tm_02']);
-        expect(hits[0]!.score).to.be.a('number').greaterThan(hits[1]!.score as number);
+        expect(hits[0]!.score)
+          .to.be.a('number')
+          .greaterThan(hits[1]!.score as number);
         expect(hits[0]!.sortValues).to.deep.equal([hits[0]!.score, 'tm_01']);
       });
 
@@ -192,7 +250,11 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         // 'acme' is an owner of tm_01, tm_02 (rank 2) and tm_06; tm_01 and tm_06 share rank 5, so
         // their order comes from the id alone.
         const { hits } = await search({ text: 'acme', sort: [{ field: 'rank', direction: 'desc' }] });
-        expect(hits.map((hit) => [hit.id, hit.score])).to.deep.equal([['tm_01', null], ['tm_06', null], ['tm_02', null]]);
+        expect(hits.map((hit) => [hit.id, hit.score])).to.deep.equal([
+          ['tm_01', null],
+          ['tm_06', null],
+          ['tm_02', null],
+        ]);
         expect(hits[0]!.sortValues).to.deep.equal([5, 'tm_01']);
       });
 
@@ -232,18 +294,12 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       }
 
       it('sorts ascending with nulls last and id as tiebreaker', async () => {
-        expect(await sortedIds([{ field: 'expiry_date', direction: 'asc' }])).to.deep.equal([
-          'tm_04', 'tm_03', 'tm_01', 'tm_06', 'tm_02', 'tm_05',
-        ]);
+        expect(await sortedIds([{ field: 'expiry_date', direction: 'asc' }])).to.deep.equal(['tm_04', 'tm_03', 'tm_01', 'tm_06', 'tm_02', 'tm_05']);
       });
 
       it('sorts descending with nulls still last and id still ascending', async () => {
-        expect(await sortedIds([{ field: 'expiry_date', direction: 'desc' }])).to.deep.equal([
-          'tm_01', 'tm_06', 'tm_03', 'tm_04', 'tm_02', 'tm_05',
-        ]);
-        expect(await sortedIds([{ field: 'rank', direction: 'desc' }])).to.deep.equal([
-          'tm_04', 'tm_01', 'tm_06', 'tm_02', 'tm_05', 'tm_03',
-        ]);
+        expect(await sortedIds([{ field: 'expiry_date', direction: 'desc' }])).to.deep.equal(['tm_01', 'tm_06', 'tm_03', 'tm_04', 'tm_02', 'tm_05']);
+        expect(await sortedIds([{ field: 'rank', direction: 'desc' }])).to.deep.equal(['tm_04', 'tm_01', 'tm_06', 'tm_02', 'tm_05', 'tm_03']);
       });
 
       it('sorts by several keys and orders by id alone without sort', async () => {
@@ -275,7 +331,10 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
 
       it('rejects sorting by a field that is not sortable, or by _score without text', async () => {
         for (const sort of [[{ field: 'status', direction: 'asc' }], [{ field: '_score', direction: 'desc' }]] as SearchSort[][]) {
-          const failure = await search({ sort }).then(() => null, (error: unknown) => error);
+          const failure = await search({ sort }).then(
+            () => null,
+            (error: unknown) => error,
+          );
           expect(failure, JSON.stringify(sort)).to.be.instanceOf(UnsupportedQueryError);
         }
       });
@@ -283,7 +342,13 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       const pagedSorts: Array<{ label: string; sort: SearchSort[]; text?: string }> = [
         { label: 'expiry_date asc (nulls)', sort: [{ field: 'expiry_date', direction: 'asc' }] },
         { label: 'expiry_date desc (nulls)', sort: [{ field: 'expiry_date', direction: 'desc' }] },
-        { label: 'is_live desc, rank asc (nulls in both)', sort: [{ field: 'is_live', direction: 'desc' }, { field: 'rank', direction: 'asc' }] },
+        {
+          label: 'is_live desc, rank asc (nulls in both)',
+          sort: [
+            { field: 'is_live', direction: 'desc' },
+            { field: 'rank', direction: 'asc' },
+          ],
+        },
         { label: 'id only', sort: [] },
         { label: '_score desc', sort: [{ field: '_score', direction: 'desc' }], text: 'acme' },
       ];
@@ -342,7 +407,9 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         await index.remove(INDEX, ['tm_01', 'tm_99']);
         expect(await idsFor('zephyr')).to.deep.equal(['tm_02']);
         expect(await idsMatching({ field: 'tags', op: 'eq', value: 'opposed' })).to.deep.equal(['tm_03']);
-        expect(await index.terms(INDEX, 'classes', [], 10)).to.deep.include({ value: 9, count: 2 }).and.not.deep.include({ value: 25, count: 1 });
+        expect(await index.terms(INDEX, 'classes', [], 10))
+          .to.deep.include({ value: 9, count: 2 })
+          .and.not.deep.include({ value: 25, count: 1 });
       });
 
       it('rejects documents with undeclared fields or values of the wrong kind', async () => {
@@ -351,7 +418,10 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
           { id: 'tm_08', tags: 'opposed' },
           { id: 'tm_08', rank: 'high' },
         ] as IndexDocument[]) {
-          const failure = await index.upsert(INDEX, [doc]).then(() => null, (error: unknown) => error);
+          const failure = await index.upsert(INDEX, [doc]).then(
+            () => null,
+            (error: unknown) => error,
+          );
           expect(failure, JSON.stringify(doc)).to.be.instanceOf(UnsupportedQueryError);
         }
       });

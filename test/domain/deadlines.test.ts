@@ -70,7 +70,13 @@ describe('domain/deadlines', () => {
   describe('through computeDeadlines', () => {
     it('lists US maintenance deadlines ordered by due date, rolled, with optional ones', () => {
       const result = computeDeadlines(corpus, { jurisdiction: 'us', registration_date: '2020-05-05' }, options());
-      expect(result).to.include({ object: 'deadline_computation', jurisdiction_code: 'US', filing_route: 'national', supported: true, unsupported_reason: null });
+      expect(result).to.include({
+        object: 'deadline_computation',
+        jurisdiction_code: 'US',
+        filing_route: 'national',
+        supported: true,
+        unsupported_reason: null,
+      });
       expect(result.deadlines.map((d) => [d.type, d.due_date])).to.deep.equal([
         ['declaration_of_use', '2026-05-05'],
         ['incontestability', '2026-05-05'],
@@ -154,7 +160,11 @@ describe('domain/deadlines', () => {
 
     it('a rule without grace is missed the day after its due date (MX declaration of use)', () => {
       const input = { jurisdiction: 'MX', registration_date: '2019-05-06' };
-      expect(only(input, { asOfDate: '2022-08-08' }, 'declaration_of_use')[0]).to.include({ due_date: '2022-08-08', grace_expiry: '2022-08-08', status: 'due_soon' });
+      expect(only(input, { asOfDate: '2022-08-08' }, 'declaration_of_use')[0]).to.include({
+        due_date: '2022-08-08',
+        grace_expiry: '2022-08-08',
+        status: 'due_soon',
+      });
       expect(only(input, { asOfDate: '2022-08-09', includeMissed: true }, 'declaration_of_use')[0]).to.include({ status: 'missed' });
     });
 
@@ -190,10 +200,16 @@ describe('domain/deadlines', () => {
         expect(computeDeadlines(corpus, { jurisdiction: 'US', filing_date: '2019-01-01' }, options()).deadlines).to.deep.equal([]);
       });
       it('picks the Canadian rule by registration date', () => {
-        expect(only({ jurisdiction: 'CA', registration_date: '2010-05-05' }, { asOfDate: '2025-01-01' }, 'renewal').map((d) => d.due_date)).to.deep.equal(['2025-05-05']);
-        expect(only({ jurisdiction: 'CA', registration_date: '2020-05-05' }, { asOfDate: '2025-01-01', horizonYears: 6 }, 'renewal').map((d) => d.due_date)).to.deep.equal(['2030-05-06']);
+        expect(only({ jurisdiction: 'CA', registration_date: '2010-05-05' }, { asOfDate: '2025-01-01' }, 'renewal').map((d) => d.due_date)).to.deep.equal([
+          '2025-05-05',
+        ]);
         expect(
-          only({ jurisdiction: 'CA', registration_date: '1990-03-01', expiry_date: '2030-03-01' }, { asOfDate: '2025-01-01', horizonYears: 6 }, 'renewal').map((d) => [d.trigger_field, d.due_date]),
+          only({ jurisdiction: 'CA', registration_date: '2020-05-05' }, { asOfDate: '2025-01-01', horizonYears: 6 }, 'renewal').map((d) => d.due_date),
+        ).to.deep.equal(['2030-05-06']);
+        expect(
+          only({ jurisdiction: 'CA', registration_date: '1990-03-01', expiry_date: '2030-03-01' }, { asOfDate: '2025-01-01', horizonYears: 6 }, 'renewal').map(
+            (d) => [d.trigger_field, d.due_date],
+          ),
         ).to.deep.equal([['expiry_date', '2030-03-01']]);
       });
       it('judges the Mexican legacy rule on the grant date while counting from the filing date', () => {
@@ -328,15 +344,19 @@ describe('domain/deadlines', () => {
     it('batch output order equals input order and is stable under permutation', () => {
       fc.assert(
         fc.property(
-          fc.array(inputArb, { minLength: 1, maxLength: 20 }).chain((items) =>
-            fc.tuple(fc.constant(items), fc.shuffledSubarray([...items.keys()], { minLength: items.length, maxLength: items.length })),
-          ),
+          fc
+            .array(inputArb, { minLength: 1, maxLength: 20 })
+            .chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray([...items.keys()], { minLength: items.length, maxLength: items.length }))),
           optionsArb,
           ([items, permutation], opts) => {
             const direct = computeDeadlinesBatch(corpus, items, opts);
             expect(direct).to.have.length(items.length);
             direct.forEach((result, index) => expect(result).to.deep.equal(computeDeadlines(corpus, items[index]!, opts)));
-            const permuted = computeDeadlinesBatch(corpus, permutation.map((index) => items[index]!), opts);
+            const permuted = computeDeadlinesBatch(
+              corpus,
+              permutation.map((index) => items[index]!),
+              opts,
+            );
             permutation.forEach((originalIndex, position) => expect(permuted[position]).to.deep.equal(direct[originalIndex]));
           },
         ),

@@ -14,8 +14,20 @@ function crockfordPrefix(bytes: Buffer, characters: number): string {
 describe('domain/ids', () => {
   it('lists every prefix of the spec identifier table', () => {
     const specTable: Record<string, string> = {
-      tm_: 'trademark', own_: 'owner', att_: 'attorney', firm_: 'firm', prc_: 'proceeding', ent_: 'entity', key_: 'api_key',
-      fbk_: 'feedback', whk_: 'webhook_endpoint', alt_: 'alert', med_: 'media', img_: 'image', imgsrch_: 'image_search', req_: 'request',
+      tm_: 'trademark',
+      own_: 'owner',
+      att_: 'attorney',
+      firm_: 'firm',
+      prc_: 'proceeding',
+      ent_: 'entity',
+      key_: 'api_key',
+      fbk_: 'feedback',
+      whk_: 'webhook_endpoint',
+      alt_: 'alert',
+      med_: 'media',
+      img_: 'image',
+      imgsrch_: 'image_search',
+      req_: 'request',
     };
     for (const [prefix, kind] of Object.entries(specTable)) expect(ID_PREFIXES[kind as keyof typeof ID_PREFIXES]).to.equal(prefix);
   });

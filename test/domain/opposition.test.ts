@@ -79,8 +79,19 @@ describe('domain/opposition', () => {
     });
 
     it('a close on a Saturday stays open until the rolled Monday (EU, 2025-08-30)', () => {
-      const input: OppositionWindowInput = { office_code: 'EM', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-05-30', as_of_date: '2025-09-01' };
-      expect(computeOppositionWindow(corpus, input)).to.include({ window_closes_nominal: '2025-08-30', window_closes: '2025-09-01', status: 'open', days_remaining: 0 });
+      const input: OppositionWindowInput = {
+        office_code: 'EM',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: '2025-05-30',
+        as_of_date: '2025-09-01',
+      };
+      expect(computeOppositionWindow(corpus, input)).to.include({
+        window_closes_nominal: '2025-08-30',
+        window_closes: '2025-09-01',
+        status: 'open',
+        days_remaining: 0,
+      });
     });
 
     it('a close on a public holiday rolls (US, New Year 2026)', () => {
@@ -95,16 +106,38 @@ describe('domain/opposition', () => {
         publication_date: '2025-01-07',
         as_of_date: '2025-01-20',
       };
-      expect(computeOppositionWindow(corpus, input)).to.include({ office_code: 'EM', jurisdiction_code: 'EU', window_opens: '2025-02-08', window_closes: '2025-05-07', status: 'not_started' });
+      expect(computeOppositionWindow(corpus, input)).to.include({
+        office_code: 'EM',
+        jurisdiction_code: 'EU',
+        window_opens: '2025-02-08',
+        window_closes: '2025-05-07',
+        status: 'not_started',
+      });
     });
 
     it('a months extension counts from publication (GB TM7A: three months in total)', () => {
-      const input: OppositionWindowInput = { office_code: 'gb', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2024-12-31', as_of_date: '2025-01-02' };
-      expect(computeOppositionWindow(corpus, input)).to.include({ window_closes: '2025-02-28', extended_window_closes_nominal: '2025-03-31', extended_window_closes: '2025-03-31' });
+      const input: OppositionWindowInput = {
+        office_code: 'gb',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: '2024-12-31',
+        as_of_date: '2025-01-02',
+      };
+      expect(computeOppositionWindow(corpus, input)).to.include({
+        window_closes: '2025-02-28',
+        extended_window_closes_nominal: '2025-03-31',
+        extended_window_closes: '2025-03-31',
+      });
     });
 
     it('no fixed extension: extended dates are null but common_extension is reported', () => {
-      const input: OppositionWindowInput = { office_code: 'CA', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-08', as_of_date: '2025-01-09' };
+      const input: OppositionWindowInput = {
+        office_code: 'CA',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: '2025-01-08',
+        as_of_date: '2025-01-09',
+      };
       const window = computeOppositionWindow(corpus, input);
       expect(window.extended_window_closes).to.equal(null);
       expect(window.common_extension).to.include({ as_of_right: false, days: null, months: null });
@@ -113,7 +146,13 @@ describe('domain/opposition', () => {
 
   describe('marks published before 2024', () => {
     it('inside calendar coverage: rolled, closed, not approximate (EU, close Sunday 2023-06-18)', () => {
-      const input: OppositionWindowInput = { office_code: 'EM', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2023-03-18', as_of_date: '2025-06-01' };
+      const input: OppositionWindowInput = {
+        office_code: 'EM',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: '2023-03-18',
+        as_of_date: '2025-06-01',
+      };
       expect(computeOppositionWindow(corpus, input)).to.include({
         status: 'closed',
         window_closes_nominal: '2023-06-18',
@@ -145,8 +184,22 @@ describe('domain/opposition', () => {
 
   describe('no rule', () => {
     it('no matching rule (China has no Madrid designation rule)', () => {
-      const window = computeOppositionWindow(corpus, { office_code: 'cn', filing_route: 'madrid_designation', trigger_event: 'international_designation_publication', publication_date: '2025-01-07', as_of_date: '2025-02-01' });
-      expect(window).to.include({ status: 'no_rule', no_rule_reason: 'no_matching_rule', office_code: 'CN', jurisdiction_code: null, window_closes: null, must_act_by: null, days_remaining: null });
+      const window = computeOppositionWindow(corpus, {
+        office_code: 'cn',
+        filing_route: 'madrid_designation',
+        trigger_event: 'international_designation_publication',
+        publication_date: '2025-01-07',
+        as_of_date: '2025-02-01',
+      });
+      expect(window).to.include({
+        status: 'no_rule',
+        no_rule_reason: 'no_matching_rule',
+        office_code: 'CN',
+        jurisdiction_code: null,
+        window_closes: null,
+        must_act_by: null,
+        days_remaining: null,
+      });
       expect(window.sources).to.deep.equal([]);
     });
     it('publication before applicable_from_date', () => {

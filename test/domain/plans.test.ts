@@ -1,14 +1,5 @@
 import { expect } from 'chai';
-import {
-  billingPeriod,
-  dailyCap,
-  effectivePlan,
-  nextUtcMidnight,
-  PLANS,
-  quotaChecks,
-  TIER_CEILINGS,
-  windowChecks,
-} from '../../domain/plans';
+import { billingPeriod, dailyCap, effectivePlan, nextUtcMidnight, PLANS, quotaChecks, TIER_CEILINGS, windowChecks } from '../../domain/plans';
 
 const at = (iso: string) => new Date(iso);
 
@@ -45,7 +36,10 @@ describe('plans: tables from the spec', () => {
 
 describe('plans: per-organization overrides', () => {
   it('replaces only the figures given', () => {
-    const plan = effectivePlan({ plan: 'beta', limits_override: { per_minute: { read: 5 }, monthly: { search: 20, check: null }, tier_ceilings: { writes: 3 } } });
+    const plan = effectivePlan({
+      plan: 'beta',
+      limits_override: { per_minute: { read: 5 }, monthly: { search: 20, check: null }, tier_ceilings: { writes: 3 } },
+    });
     expect(plan.perMinute.read).to.equal(5);
     expect(plan.perMinute.search).to.equal(1_000);
     expect(plan.quotas.search).to.deep.equal({ monthly: 20, overage: false });

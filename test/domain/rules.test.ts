@@ -5,7 +5,11 @@ import { computeDeadlines } from '../../domain/deadlines';
 import { computeOppositionWindow } from '../../domain/opposition';
 import { loadRuleCorpus, normalizeJurisdictionCode, normalizeOfficeCode, RuleCorpusError } from '../../domain/rules';
 
-type Mutable = Record<string, unknown> & { deadline_rules: Array<Record<string, unknown>>; opposition_rules: Array<Record<string, unknown>>; calendars: Record<string, Record<string, unknown>> };
+type Mutable = Record<string, unknown> & {
+  deadline_rules: Array<Record<string, unknown>>;
+  opposition_rules: Array<Record<string, unknown>>;
+  calendars: Record<string, Record<string, unknown>>;
+};
 const copy = (): Mutable => JSON.parse(JSON.stringify(corpusJson)) as Mutable;
 
 describe('domain/rules', () => {
@@ -69,14 +73,30 @@ describe('domain/rules', () => {
         office_code: 'NO',
         holiday_calendar: 'NO',
       });
-      corpus.opposition_rules.push({ ...corpus.opposition_rules.find((rule) => rule.office_code === 'FR')!, jurisdiction_code: 'NO', office_code: 'NO', office_time_zone: 'Europe/Oslo', holiday_calendar: 'NO' });
+      corpus.opposition_rules.push({
+        ...corpus.opposition_rules.find((rule) => rule.office_code === 'FR')!,
+        jurisdiction_code: 'NO',
+        office_code: 'NO',
+        office_time_zone: 'Europe/Oslo',
+        holiday_calendar: 'NO',
+      });
       const loaded = loadRuleCorpus(corpus);
-      const deadlines = computeDeadlines(loaded, { jurisdiction: 'no', filing_date: '2016-05-05' }, { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false });
+      const deadlines = computeDeadlines(
+        loaded,
+        { jurisdiction: 'no', filing_date: '2016-05-05' },
+        { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false },
+      );
       expect(deadlines.supported).to.equal(true);
       // 2026-05-05 is a Tuesday and no Norwegian holiday.
       expect(deadlines.deadlines.map((d) => d.due_date)).to.deep.equal(['2026-05-05']);
       // Published Friday 2025-03-28: two months later is Wednesday 2025-05-28.
-      const window = computeOppositionWindow(loaded, { office_code: 'no', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-03-28', as_of_date: '2025-04-01' });
+      const window = computeOppositionWindow(loaded, {
+        office_code: 'no',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: '2025-03-28',
+        as_of_date: '2025-04-01',
+      });
       expect(window).to.include({ jurisdiction_code: 'NO', window_closes: '2025-05-28', status: 'open' });
     });
   });
@@ -100,7 +120,10 @@ describe('domain/rules', () => {
       expect(rules.find((rule) => rule.id === 'FR.national.renewal_10yr')).to.include({ verified: true });
     });
     it('filters by jurisdiction, with aliases', () => {
-      expect(listDeadlineRules(corpus, { jurisdictions: ['em', 'WIPO'] }).map((rule) => rule.id)).to.deep.equal(['EU.regional.renewal_10yr', 'WO.madrid.renewal_10yr']);
+      expect(listDeadlineRules(corpus, { jurisdictions: ['em', 'WIPO'] }).map((rule) => rule.id)).to.deep.equal([
+        'EU.regional.renewal_10yr',
+        'WO.madrid.renewal_10yr',
+      ]);
       expect(listDeadlineRules(corpus, { jurisdictions: ['ZZ'] })).to.deep.equal([]);
     });
   });

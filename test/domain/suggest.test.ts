@@ -1,5 +1,17 @@
 import { expect } from 'chai';
-import { editSimilarity, foldText, goodsWords, levenshtein, markTextSimilarity, rankClasses, rankCompletions, rankTerms, stem, trigramsOf, type StandardTerm } from '../../domain/suggest';
+import {
+  editSimilarity,
+  foldText,
+  goodsWords,
+  levenshtein,
+  markTextSimilarity,
+  rankClasses,
+  rankCompletions,
+  rankTerms,
+  stem,
+  trigramsOf,
+  type StandardTerm,
+} from '../../domain/suggest';
 
 // Expected orders and scores below are worked out by hand from the documented formulas.
 

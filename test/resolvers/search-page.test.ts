@@ -35,7 +35,10 @@ describe('resolvers/search-page: totals and the 10,000 cap', () => {
   it('fetches one row more than the page to tell whether another page exists', async () => {
     const seen: SearchQuery[] = [];
     const hits = ['tm_a', 'tm_b', 'tm_c'].map((id) => ({ id, score: null, sortValues: [id] }));
-    const page = await searchIdPage({ index: 'trademarks', binding: { q: 'x' }, filters: [], sort: [], limit: 2 }, contextWith(fakeSearch({ hits, snapshot: 3 }, seen)));
+    const page = await searchIdPage(
+      { index: 'trademarks', binding: { q: 'x' }, filters: [], sort: [], limit: 2 },
+      contextWith(fakeSearch({ hits, snapshot: 3 }, seen)),
+    );
     expect(seen[0]?.limit).to.equal(3);
     expect(page.ids).to.deep.equal(['tm_a', 'tm_b']);
     expect(page.has_more).to.equal(true);

@@ -51,7 +51,6 @@ interface ListBody {
   pagination: { cursor: string | null };
 }
 
-
 const HOUR = 60 * 60 * 1000;
 const KEYS = '/v1/organization/api-keys';
 
@@ -67,7 +66,8 @@ describe('REST: API keys', function () {
 
   const create = async (body: Record<string, unknown>, key?: string) => ok<ApiKeyBody>(await send('POST', KEYS, body, key), 201);
   const keyDoc = async (id: string) => (await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ _id: id })) as ApiKeyDoc;
-  const keyIdOf = async (secret: string) => ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc)._id;
+  const keyIdOf = async (secret: string) =>
+    ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc)._id;
   /** Any authenticated call: 403 (not 401) proves the key itself was accepted. */
   const probe = (key: string) => send('GET', '/v1/organization/api-keys?limit=1', undefined, key);
 
@@ -82,13 +82,25 @@ describe('REST: API keys', function () {
   describe('create', () => {
     it('returns 201 with the spec object and the secret, shown this once', async () => {
       const expiresAt = new Date(clockMs + 48 * HOUR).toISOString();
-      const body = await create({ name: 'CI pipeline', scopes: ['trademarks:read', 'billing:read'], expires_at: expiresAt, metadata: { team: 'search', env: 'ci' } });
+      const body = await create({
+        name: 'CI pipeline',
+        scopes: ['trademarks:read', 'billing:read'],
+        expires_at: expiresAt,
+        metadata: { team: 'search', env: 'ci' },
+      });
       expect(Object.keys(body).sort()).to.deep.equal([...API_KEY_MEMBERS, 'secret'].sort());
       expect(body.object).to.equal('api_key');
       expect(body.id).to.match(/^key_/);
       expect(body.secret).to.match(/^mq_[0-9a-f]{48}$/);
       expect(body.prefix).to.equal((body.secret as string).slice(0, 11));
-      expect(body).to.include({ name: 'CI pipeline', status: 'active', expires_at: expiresAt, last_used_at: null, revoked_at: null, rate_limit_tier: 'default' });
+      expect(body).to.include({
+        name: 'CI pipeline',
+        status: 'active',
+        expires_at: expiresAt,
+        last_used_at: null,
+        revoked_at: null,
+        rate_limit_tier: 'default',
+      });
       expect(body.scopes).to.deep.equal(['trademarks:read', 'billing:read']);
       expect(body.metadata).to.deep.equal({ team: 'search', env: 'ci' });
       expect(body.created_by).to.equal(await keyIdOf(app.keys.full));
@@ -174,8 +186,12 @@ describe('REST: API keys', function () {
   });
 
   describe('list and retrieve', () => {
-    it('pages newest first through exactly the organization\'s keys', async () => {
-      const own = (await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).find({ organization_id: (await keyDoc(await keyIdOf(app.keys.full))).organization_id })).map((k) => k._id);
+    it("pages newest first through exactly the organization's keys", async () => {
+      const own = (
+        await app.adapters.store
+          .collection<ApiKeyDoc>(COLLECTIONS.apiKeys)
+          .find({ organization_id: (await keyDoc(await keyIdOf(app.keys.full))).organization_id })
+      ).map((k) => k._id);
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -207,7 +223,7 @@ describe('REST: API keys', function () {
       await fails(await send('GET', `${KEYS}?status=paused`), 400, 'validation_error', 'status');
     });
 
-    it('treats another organization\'s keys as missing (404) and never lists them', async () => {
+    it("treats another organization's keys as missing (404) and never lists them", async () => {
       const mine = await create({ name: 'mine', scopes: ['trademarks:read'] });
       const other = app.keys.otherOrg;
       await fails(await send('GET', `${KEYS}/${mine.id}`, undefined, other), 404, 'not_found');
@@ -230,7 +246,9 @@ describe('REST: API keys', function () {
     it('renames, replaces scopes and merge-patches metadata without touching the secret', async () => {
       const key = await create({ name: 'before', scopes: ['trademarks:read'], metadata: { keep: '1', drop: '2', change: '3' } });
       clockMs += 1000;
-      const body = await ok<ApiKeyBody>(await send('PATCH', `${KEYS}/${key.id}`, { name: 'after', scopes: ['billing:read'], metadata: { drop: null, change: 'three', add: '4' } }));
+      const body = await ok<ApiKeyBody>(
+        await send('PATCH', `${KEYS}/${key.id}`, { name: 'after', scopes: ['billing:read'], metadata: { drop: null, change: 'three', add: '4' } }),
+      );
       expect(Object.keys(body).sort()).to.deep.equal([...API_KEY_MEMBERS].sort());
       expect(body.name).to.equal('after');
       expect(body.scopes).to.deep.equal(['billing:read']);
@@ -257,7 +275,11 @@ describe('REST: API keys', function () {
     });
 
     it('rejects an empty name, an empty or unknown scope list, and metadata beyond 50 keys', async () => {
-      const key = await create({ name: 'strict', scopes: ['trademarks:read'], metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'])) });
+      const key = await create({
+        name: 'strict',
+        scopes: ['trademarks:read'],
+        metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'])),
+      });
       await fails(await send('PATCH', `${KEYS}/${key.id}`, { name: '' }), 400, 'validation_error', 'name');
       await fails(await send('PATCH', `${KEYS}/${key.id}`, { scopes: [] }), 400, 'validation_error', 'scopes');
       await fails(await send('PATCH', `${KEYS}/${key.id}`, { scopes: ['everything'] }), 400, 'validation_error', 'scopes');
@@ -269,7 +291,12 @@ describe('REST: API keys', function () {
 
     it('prevents escalation (403)', async () => {
       const peer = await create({ name: 'peer', scopes: ['api-keys:manage'] }, manageOnly);
-      await fails(await send('PATCH', `${KEYS}/${peer.id}`, { scopes: ['api-keys:manage', 'trademarks:read'] }, manageOnly), 403, 'forbidden', 'trademarks:read');
+      await fails(
+        await send('PATCH', `${KEYS}/${peer.id}`, { scopes: ['api-keys:manage', 'trademarks:read'] }, manageOnly),
+        403,
+        'forbidden',
+        'trademarks:read',
+      );
       await fails(await send('PATCH', `${KEYS}/${peer.id}`, { scopes: ['admin'] }), 403, 'forbidden', 'admin');
       await fails(await send('PATCH', `${KEYS}/${peer.id}`, { scopes: ['watches:admin'] }), 403, 'forbidden', 'watches:admin');
       expect((await keyDoc(peer.id)).scopes).to.deep.equal(['api-keys:manage']);
@@ -277,7 +304,9 @@ describe('REST: API keys', function () {
 
     it('refuses system keys (403) and revoked or expired keys (404)', async () => {
       const organizationId = (await keyDoc(await keyIdOf(app.keys.full))).organization_id;
-      const system = (await createApiKey(app.adapters.store, { organizationId, name: 'system', scopes: ['trademarks:read'], isSystem: true }, new Date(clockMs))).key;
+      const system = (
+        await createApiKey(app.adapters.store, { organizationId, name: 'system', scopes: ['trademarks:read'], isSystem: true }, new Date(clockMs))
+      ).key;
       await fails(await send('PATCH', `${KEYS}/${system._id}`, { name: 'mine now' }), 403, 'forbidden', 'system key');
       await fails(await send('POST', `${KEYS}/${system._id}/rotate`), 403, 'forbidden', 'system key');
       await fails(await send('DELETE', `${KEYS}/${system._id}`), 403, 'forbidden', 'system key');

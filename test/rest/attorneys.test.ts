@@ -30,7 +30,12 @@ describe('REST: attorneys', function () {
     expect(counts).to.deep.equal([...counts].sort((a, b) => b - a));
     const firmId = catalog.attorneys.find((a) => a.firm_id !== null)!.firm_id!;
     const atFirm = await allPages(app.get, `/v1/attorneys?firm_id=${firmId}`);
-    expect(atFirm.map((a) => a.id).sort()).to.deep.equal(catalog.attorneys.filter((a) => a.firm_id === firmId).map((a) => a._id).sort());
+    expect(atFirm.map((a) => a.id).sort()).to.deep.equal(
+      catalog.attorneys
+        .filter((a) => a.firm_id === firmId)
+        .map((a) => a._id)
+        .sort(),
+    );
     await errorOf(await app.get('/v1/attorneys?firm_id=own_00000000000000000000'), 400, 'id_type_mismatch');
     await errorOf(await app.get('/v1/attorneys?sort=grant_rate'), 400, 'validation_error');
   });
@@ -58,7 +63,19 @@ describe('REST: attorneys', function () {
     const dates = all.map((m) => m.filing_date);
     expect(dates).to.deep.equal([...dates].sort().reverse());
     const multi = await allPages<MarkRow>(app.get, `/v1/attorneys/${busiest}/trademarks?limit=100&sort=office_code,-filing_date`);
-    const expected = [...marks].sort((a, b) => (a.office_code !== b.office_code ? (a.office_code < b.office_code ? -1 : 1) : a.filing_date !== b.filing_date ? (a.filing_date > b.filing_date ? -1 : 1) : a._id < b._id ? -1 : 1));
+    const expected = [...marks].sort((a, b) =>
+      a.office_code !== b.office_code
+        ? a.office_code < b.office_code
+          ? -1
+          : 1
+        : a.filing_date !== b.filing_date
+          ? a.filing_date > b.filing_date
+            ? -1
+            : 1
+          : a._id < b._id
+            ? -1
+            : 1,
+    );
     expect(multi.map((m) => m.id)).to.deep.equal(expected.map((m) => m._id));
     const owner = marks[0]!.owner_ids[0]!;
     const byOwner = await body<ListBody>(await app.get(`/v1/attorneys/${busiest}/trademarks?owner_id=${owner}&include_total=true`));

@@ -53,7 +53,12 @@ describe('REST: authentication and scopes', function () {
     await keys.updateOne({ _id: revoked.key._id }, { $set: { revoked_at: new Date().toISOString() } });
     const body = await errorOf(await app.get(`/v1/trademarks/${markId}`, revoked.secret), 401, 'unauthorized');
     expect(body.error.detail).to.contain('revoked');
-    const expired = await createApiKey(app.adapters.store, { organizationId: org, name: 'expired', scopes: ['trademarks:read'], expiresAt: '2020-01-01T00:00:00.000Z' });
+    const expired = await createApiKey(app.adapters.store, {
+      organizationId: org,
+      name: 'expired',
+      scopes: ['trademarks:read'],
+      expiresAt: '2020-01-01T00:00:00.000Z',
+    });
     expect((await errorOf(await app.get(`/v1/trademarks/${markId}`, expired.secret), 401, 'unauthorized')).error.detail).to.contain('expired');
   });
 });
@@ -86,7 +91,10 @@ describe('REST: envelopes, errors, CORS, health and discovery', function () {
   it('sends Access-Control-Allow-Origin: * and answers preflight requests', async () => {
     const response = await app.get('/v1/health', null);
     expect(response.headers.get('access-control-allow-origin')).to.equal('*');
-    const preflight = await fetch(`${app.baseUrl}/v1/trademarks`, { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${app.baseUrl}/v1/trademarks`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-headers')).to.contain('Authorization');
   });
@@ -104,7 +112,12 @@ describe('REST: envelopes, errors, CORS, health and discovery', function () {
   it('reports readiness with a probe per dependency', async () => {
     const response = await app.get('/health/ready', null);
     expect(response.status).to.equal(200);
-    const body = (await response.json()) as { status: string; service: string; uptime_ms: number; dependencies: Record<string, { status: string; latency_ms?: number }> };
+    const body = (await response.json()) as {
+      status: string;
+      service: string;
+      uptime_ms: number;
+      dependencies: Record<string, { status: string; latency_ms?: number }>;
+    };
     expect(body.status).to.equal('ok');
     expect(body.service).to.equal('core-api');
     expect(body.uptime_ms).to.be.a('number');
@@ -118,7 +131,10 @@ describe('REST: envelopes, errors, CORS, health and discovery', function () {
   it('publishes an OpenAPI document generated from the route table', async () => {
     const response = await app.get('/v1/openapi.json', null);
     expect(response.status).to.equal(200);
-    const doc = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string; parameters: Array<{ name: string }> }>> };
+    const doc = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string; parameters: Array<{ name: string }> }>>;
+    };
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.paths['/v1/trademarks']?.get?.operationId).to.equal('searchTrademarks');
     expect(doc.paths['/v1/trademarks']?.post).to.be.an('object');

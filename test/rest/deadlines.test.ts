@@ -66,7 +66,13 @@ describe('REST: deadlines and opposition windows', function () {
       expect(body.pagination).to.deep.equal({ cursor: null });
       expect(body.request_id).to.match(/^req_/);
       const [computation] = body.data;
-      expect(computation).to.include({ object: 'deadline_computation', jurisdiction_code: 'US', filing_route: 'national', supported: true, unsupported_reason: null });
+      expect(computation).to.include({
+        object: 'deadline_computation',
+        jurisdiction_code: 'US',
+        filing_route: 'national',
+        supported: true,
+        unsupported_reason: null,
+      });
       // Corpus examples for registration 2020-05-05: §8 window 2025-05-05, due 2026-05-05, grace
       // 2026-11-05; §15 (optional) due 2026-05-05, no grace; renewal due 2030-05-05, a Sunday,
       // rolled to Monday 2030-05-06 (inside the 5-year horizon ending 2030-06-01).
@@ -82,7 +88,12 @@ describe('REST: deadlines and opposition windows', function () {
 
     it('honours include_optional=false, horizon_years and the EU month-end example', async function () {
       const response = await app.post('/v1/deadlines/compute', {
-        items: [usRegistered, { jurisdiction: 'EM', filing_date: '2016-02-29' }, { jurisdiction: 'ZZ', filing_date: '2020-01-01' }, { ...usRegistered, status: 'cancelled' }],
+        items: [
+          usRegistered,
+          { jurisdiction: 'EM', filing_date: '2016-02-29' },
+          { jurisdiction: 'ZZ', filing_date: '2020-01-01' },
+          { ...usRegistered, status: 'cancelled' },
+        ],
         as_of_date: '2025-09-01',
         horizon_years: 1,
         include_optional: false,
@@ -105,7 +116,9 @@ describe('REST: deadlines and opposition windows', function () {
       const item = { jurisdiction: 'US', registration_date: '2010-03-02' };
       const without = (await (await app.post('/v1/deadlines/compute', { items: [item], as_of_date: '2025-06-01' })).json()) as ListBody<Computation>;
       expect(without.data[0]!.deadlines.some((d) => d.status === 'missed')).to.equal(false);
-      const withMissed = (await (await app.post('/v1/deadlines/compute', { items: [item], as_of_date: '2025-06-01', include_missed: true })).json()) as ListBody<Computation>;
+      const withMissed = (await (
+        await app.post('/v1/deadlines/compute', { items: [item], as_of_date: '2025-06-01', include_missed: true })
+      ).json()) as ListBody<Computation>;
       // §8 for 2010-03-02 was due 2016-03-02 with grace to 2016-09-02: long missed.
       expect(withMissed.data[0]!.deadlines.find((d) => d.status === 'missed' && d.type === 'declaration_of_use')?.due_date).to.equal('2016-03-02');
     });
@@ -135,7 +148,11 @@ describe('REST: deadlines and opposition windows', function () {
       ['an empty items array', { items: [] }, 'items: must list at least one item'],
       ['an item that is not an object', { items: [usRegistered, 'US'] }, 'items[1]: must be a JSON object'],
       ['an item without jurisdiction', { items: [usRegistered, { registration_date: '2020-01-01' }] }, 'items[1].jurisdiction: is required'],
-      ['a bad item date', { items: [usRegistered, usRegistered, usRegistered, { jurisdiction: 'US', filing_date: '2020-13-01' }] }, 'items[3].filing_date: must be a date written YYYY-MM-DD'],
+      [
+        'a bad item date',
+        { items: [usRegistered, usRegistered, usRegistered, { jurisdiction: 'US', filing_date: '2020-13-01' }] },
+        'items[3].filing_date: must be a date written YYYY-MM-DD',
+      ],
       ['a bad filing_route', { items: [{ ...usRegistered, filing_route: 'domestic' }] }, 'items[0].filing_route: must be one of national, regional, madrid'],
       ['a bad status', { items: [{ ...usRegistered, status: 'alive' }] }, 'items[0].status: must be one of'],
       ['an unknown item field', { items: [{ ...usRegistered, colour: 'red' }] }, 'items[0].colour: is not a field'],
@@ -201,10 +218,24 @@ describe('REST: deadlines and opposition windows', function () {
 
     it('applies the same batch rules', async function () {
       const item = { office: 'US', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-07' };
-      const body = await expectError(await app.post('/v1/opposition-windows/compute', { items: Array.from({ length: 1001 }, () => item) }), 422, 'batch_too_large');
+      const body = await expectError(
+        await app.post('/v1/opposition-windows/compute', { items: Array.from({ length: 1001 }, () => item) }),
+        422,
+        'batch_too_large',
+      );
       expect(body.error).to.include({ item_count: 1001, item_count_limit: 1000 });
-      await expectError(await app.post('/v1/opposition-windows/compute', { items: [{ ...item, trigger_event: 'grant' }] }), 400, 'validation_error', 'items[0].trigger_event: must be one of');
-      await expectError(await app.post('/v1/opposition-windows/compute', { items: [{ ...item, publication_date: undefined }] }), 400, 'validation_error', 'items[0].publication_date: is required');
+      await expectError(
+        await app.post('/v1/opposition-windows/compute', { items: [{ ...item, trigger_event: 'grant' }] }),
+        400,
+        'validation_error',
+        'items[0].trigger_event: must be one of',
+      );
+      await expectError(
+        await app.post('/v1/opposition-windows/compute', { items: [{ ...item, publication_date: undefined }] }),
+        400,
+        'validation_error',
+        'items[0].publication_date: is required',
+      );
     });
   });
 
@@ -224,7 +255,9 @@ describe('REST: deadlines and opposition windows', function () {
       expect(body.data[0]).to.have.property('object', 'opposition_rule');
       expect(body.data[0]).to.not.have.property('examples');
 
-      const designations = (await (await app.get('/v1/opposition-rules?jurisdiction=EU&trigger_event=international_designation_publication')).json()) as ListBody<{ office_code: string }>;
+      const designations = (await (
+        await app.get('/v1/opposition-rules?jurisdiction=EU&trigger_event=international_designation_publication')
+      ).json()) as ListBody<{ office_code: string }>;
       expect(designations.data.map((r) => r.office_code)).to.deep.equal(['EM']);
       const all = (await (await app.get('/v1/opposition-rules')).json()) as ListBody;
       expect(all.data.length).to.be.greaterThan(10);
@@ -248,8 +281,18 @@ describe('REST: deadlines and opposition windows', function () {
     });
 
     it('answers 400 for a bad filing_route or trigger_event, and 401/403 as usual', async function () {
-      await expectError(await app.get('/v1/opposition-rules?filing_route=national'), 400, 'validation_error', 'filing_route: must be one of domestic, madrid_designation');
-      await expectError(await app.get('/v1/opposition-rules?trigger_event=application_publication,grant'), 400, 'validation_error', 'trigger_event: must be one of');
+      await expectError(
+        await app.get('/v1/opposition-rules?filing_route=national'),
+        400,
+        'validation_error',
+        'filing_route: must be one of domestic, madrid_designation',
+      );
+      await expectError(
+        await app.get('/v1/opposition-rules?trigger_event=application_publication,grant'),
+        400,
+        'validation_error',
+        'trigger_event: must be one of',
+      );
       await expectError(await app.get('/v1/opposition-rules', null), 401, 'unauthorized');
       await expectError(await app.get('/v1/opposition-rules', app.keys.billingOnly), 403, 'forbidden');
     });
@@ -284,7 +327,13 @@ describe('REST: deadlines and opposition windows', function () {
       const published = mark!.publication_date as string;
       // 15 U.S.C. §1063(a): 30 days from publication; the close rolls to a business day (at most
       // a long weekend later).
-      expect(window).to.include({ office_code: 'US', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: published, window_opens: published });
+      expect(window).to.include({
+        office_code: 'US',
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date: published,
+        window_opens: published,
+      });
       expect(window.window_closes_nominal).to.equal(plusDays(published, 30));
       expect(window.extended_window_closes).to.be.a('string');
       const closes = window.window_closes as string;

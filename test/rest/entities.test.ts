@@ -33,7 +33,14 @@ describe('REST: resolved entities', function () {
 
   it('returns the detail; 404 and id_type_mismatch otherwise', async () => {
     const detail = await body<Record<string, unknown>>(await app.get(`/v1/entities/${family._id}`));
-    expect(detail).to.deep.include({ id: family._id, object: 'entity', name: family.name, lei: family.lei, member_owner_ids: family.member_owner_ids, trademark_count: entityMarkCount(catalog, family._id) });
+    expect(detail).to.deep.include({
+      id: family._id,
+      object: 'entity',
+      name: family.name,
+      lei: family.lei,
+      member_owner_ids: family.member_owner_ids,
+      trademark_count: entityMarkCount(catalog, family._id),
+    });
     await errorOf(await app.get('/v1/entities/ent_00000000000000000000'), 404, 'not_found');
     await errorOf(await app.get('/v1/entities/own_00000000000000000000'), 400, 'id_type_mismatch');
   });
@@ -61,12 +68,40 @@ describe('REST: entity caps (422 entity_too_large)', function () {
   let app: TestApp;
   const now = '2025-01-01T00:00:00.000Z';
   const entity = (id: string, members: string[]): EntityDoc => ({
-    _id: id, name: id, canonical_name: id, country_code: 'US', lei: null, ticker: null, member_owner_ids: members, merged_into: null, created_at: now, updated_at: now,
+    _id: id,
+    name: id,
+    canonical_name: id,
+    country_code: 'US',
+    lei: null,
+    ticker: null,
+    member_owner_ids: members,
+    merged_into: null,
+    created_at: now,
+    updated_at: now,
   });
   const owner = (id: string, entityId: string, relatedIds: string[]): OwnerDoc => ({
-    _id: id, name: id, canonical_name: id, aliases: [], country_code: 'US', entity_type: 'corporation', entity_id: entityId, entity_id_type: 'lei', companies: [],
-    relationships: relatedIds.map((related) => ({ related_owner_id: related, relationship_type: 'IS_DIRECTLY_CONSOLIDATED_BY', relationship_status: 'ACTIVE', ownership_pct: 100, period_start: '2000-01-01', period_end: null, direction: 'parent', source: 'test' })),
-    merged_into: null, created_at: now, updated_at: now,
+    _id: id,
+    name: id,
+    canonical_name: id,
+    aliases: [],
+    country_code: 'US',
+    entity_type: 'corporation',
+    entity_id: entityId,
+    entity_id_type: 'lei',
+    companies: [],
+    relationships: relatedIds.map((related) => ({
+      related_owner_id: related,
+      relationship_type: 'IS_DIRECTLY_CONSOLIDATED_BY',
+      relationship_status: 'ACTIVE',
+      ownership_pct: 100,
+      period_start: '2000-01-01',
+      period_end: null,
+      direction: 'parent',
+      source: 'test',
+    })),
+    merged_into: null,
+    created_at: now,
+    updated_at: now,
   });
 
   before(async function () {
@@ -75,15 +110,19 @@ describe('REST: entity caps (422 entity_too_large)', function () {
     const members = Array.from({ length: MEMBER_OWNER_LIMIT + 1 }, (_, i) => stableId('own_', `big:${i}`));
     const chain = Array.from({ length: FAMILY_DEPTH_LIMIT + 2 }, (_, i) => stableId('own_', `chain:${i}`));
     const wide = Array.from({ length: RELATED_ENTITY_LIMIT + 1 }, (_, i) => stableId('own_', `wide:${i}`));
-    await app.adapters.store.collection<EntityDoc>(COLLECTIONS.entities).insertMany([
-      entity(BIG, members),
-      ...chain.map((id, i) => entity(stableId('ent_', `chain:${i}`), [id])),
-      ...wide.map((id, i) => entity(stableId('ent_', `wide:${i}`), [id])),
-    ]);
-    await app.adapters.store.collection<OwnerDoc>(COLLECTIONS.owners).insertMany([
-      ...chain.map((id, i) => owner(id, stableId('ent_', `chain:${i}`), i + 1 < chain.length ? [chain[i + 1]!] : [])),
-      ...wide.map((id, i) => owner(id, stableId('ent_', `wide:${i}`), i === 0 ? wide.slice(1) : [])),
-    ]);
+    await app.adapters.store
+      .collection<EntityDoc>(COLLECTIONS.entities)
+      .insertMany([
+        entity(BIG, members),
+        ...chain.map((id, i) => entity(stableId('ent_', `chain:${i}`), [id])),
+        ...wide.map((id, i) => entity(stableId('ent_', `wide:${i}`), [id])),
+      ]);
+    await app.adapters.store
+      .collection<OwnerDoc>(COLLECTIONS.owners)
+      .insertMany([
+        ...chain.map((id, i) => owner(id, stableId('ent_', `chain:${i}`), i + 1 < chain.length ? [chain[i + 1]!] : [])),
+        ...wide.map((id, i) => owner(id, stableId('ent_', `wide:${i}`), i === 0 ? wide.slice(1) : [])),
+      ]);
   });
 
   after(async () => app.close());

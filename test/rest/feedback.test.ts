@@ -70,7 +70,6 @@ interface ListBody {
   pagination: { cursor: string | null };
 }
 
-
 const FEEDBACK = '/v1/feedback';
 const RESOURCE_NOT_FOUND = { found: false };
 
@@ -82,8 +81,10 @@ describe('REST: feedback', function () {
     sendRequest(app, method, path, body, key, headers);
 
   const file = async (body: Record<string, unknown>, key?: string) => ok<FeedbackBody>(await send('POST', FEEDBACK, body, key), 201);
-  const keyIdOf = async (secret: string) => ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc)._id;
-  const organizationOf = async (secret: string) => ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc).organization_id;
+  const keyIdOf = async (secret: string) =>
+    ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc)._id;
+  const organizationOf = async (secret: string) =>
+    ((await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({ secret_hash: hashApiKey(secret) })) as ApiKeyDoc).organization_id;
   const first = async <T extends { _id: string }>(collection: string): Promise<T> => {
     const [doc] = await app.adapters.store.collection<T>(collection).find({}, { limit: 1 });
     expect(doc, `the fixture holds a record in ${collection}`).to.not.equal(undefined);
@@ -105,13 +106,15 @@ describe('REST: feedback', function () {
   before(async function () {
     this.timeout(60_000);
     app = await startTestApp({ marks: 200 });
-    admin = (await createApiKey(app.adapters.store, { organizationId: await organizationOf(app.keys.full), name: 'service team', scopes: ['admin'], isSystem: true })).secret;
+    admin = (
+      await createApiKey(app.adapters.store, { organizationId: await organizationOf(app.keys.full), name: 'service team', scopes: ['admin'], isSystem: true })
+    ).secret;
   });
 
   after(async () => app.close());
 
   describe('filing', () => {
-    it('returns 201 with the spec\'s report: open, echoed fields, empty context when nothing is referenced', async () => {
+    it("returns 201 with the spec's report: open, echoed fields, empty context when nothing is referenced", async () => {
       const body = await file({ type: 'bug', message: 'Search returns duplicates' });
       expect(Object.keys(body).sort()).to.deep.equal([...FEEDBACK_MEMBERS].sort());
       expect(body.id).to.match(/^fbk_/);
@@ -142,7 +145,14 @@ describe('REST: feedback', function () {
 
     it('echoes a data issue with field, expected value and metadata', async () => {
       const mark = await first<TrademarkDoc>(COLLECTIONS.trademarks);
-      const body = await file({ type: 'data_issue', message: 'Wrong expiry', resource_id: mark._id, field: 'expiry_date', expected_value: '2031-05-01', metadata: { ticket: 'T-1' } });
+      const body = await file({
+        type: 'data_issue',
+        message: 'Wrong expiry',
+        resource_id: mark._id,
+        field: 'expiry_date',
+        expected_value: '2031-05-01',
+        metadata: { ticket: 'T-1' },
+      });
       expect(body).to.include({ resource_id: mark._id, field: 'expiry_date', expected_value: '2031-05-01' });
       expect(body.metadata).to.deep.equal({ ticket: 'T-1' });
       expect(Object.keys(body.context)).to.deep.equal(['resource']);
@@ -257,7 +267,7 @@ describe('REST: feedback', function () {
   });
 
   describe('context.request', () => {
-    it('captures the organization\'s own earlier request from its request log', async () => {
+    it("captures the organization's own earlier request from its request log", async () => {
       const failed = await send('GET', '/v1/trademarks/tm_zzzzzzzzzzzzzzzzzzzz');
       const error = await fails(failed, 404, 'not_found');
       await loggedRequest(error.request_id);
@@ -296,7 +306,7 @@ describe('REST: feedback', function () {
       });
     });
 
-    it('records null for another organization\'s request and for an unknown one', async () => {
+    it("records null for another organization's request and for an unknown one", async () => {
       const theirs = await fails(await send('GET', '/v1/trademarks/tm_zzzzzzzzzzzzzzzzzzzy', undefined, app.keys.otherOrg), 404, 'not_found');
       await loggedRequest(theirs.request_id);
       const foreign = await file({ type: 'bug', message: 'm', request_id: theirs.request_id });
@@ -310,7 +320,7 @@ describe('REST: feedback', function () {
   });
 
   describe('listing and retrieval', () => {
-    it('lists only the organization\'s reports, newest first, with cursors and filters', async () => {
+    it("lists only the organization's reports, newest first, with cursors and filters", async () => {
       const organizationId = await organizationOf(app.keys.full);
       const stored = await app.adapters.store.collection<FeedbackDoc>(COLLECTIONS.feedback).find({ organization_id: organizationId });
       const seen: string[] = [];
@@ -321,10 +331,20 @@ describe('REST: feedback', function () {
         seen.push(...page.data.map((report) => report.id));
         cursor = page.pagination.cursor;
       } while (cursor);
-      expect(seen).to.deep.equal(stored.map((report) => report._id).sort().reverse());
+      expect(seen).to.deep.equal(
+        stored
+          .map((report) => report._id)
+          .sort()
+          .reverse(),
+      );
 
       const dataIssues = await ok<ListBody>(await send('GET', `${FEEDBACK}?type=data_issue&limit=100`));
-      expect(dataIssues.data.map((r) => r.id).sort()).to.deep.equal(stored.filter((r) => r.type === 'data_issue').map((r) => r._id).sort());
+      expect(dataIssues.data.map((r) => r.id).sort()).to.deep.equal(
+        stored
+          .filter((r) => r.type === 'data_issue')
+          .map((r) => r._id)
+          .sort(),
+      );
       const open = await ok<ListBody>(await send('GET', `${FEEDBACK}?status=open&type=bug&limit=100`));
       expect(open.data.every((r) => r.status === 'open' && r.type === 'bug')).to.equal(true);
       await fails(await send('GET', `${FEEDBACK}?status=closed`), 400, 'validation_error', 'status');
@@ -360,7 +380,9 @@ describe('REST: feedback', function () {
       await fails(await send('PATCH', `${FEEDBACK}/${report.id}`, { status: 'resolved' }, admin), 400, 'validation_error', 'resolution_note');
       await fails(await send('PATCH', `${FEEDBACK}/${report.id}`, { status: 'open' }, admin), 400, 'validation_error', 'status');
 
-      const resolved = await ok<FeedbackBody>(await send('PATCH', `${FEEDBACK}/${report.id}`, { status: 'resolved', resolution_note: 'Fixed in the indexer' }, admin));
+      const resolved = await ok<FeedbackBody>(
+        await send('PATCH', `${FEEDBACK}/${report.id}`, { status: 'resolved', resolution_note: 'Fixed in the indexer' }, admin),
+      );
       expect(resolved).to.include({ status: 'resolved', resolution_note: 'Fixed in the indexer' });
       expect(resolved.resolved_at).to.be.a('string');
       expect(resolved.updated_at).to.equal(resolved.resolved_at);
@@ -372,9 +394,14 @@ describe('REST: feedback', function () {
       expect(resolvedList.data.map((r) => r.id)).to.include(report.id);
     });
 
-    it('the admin route reaches every organization\'s reports; a note only goes with resolving', async () => {
+    it("the admin route reaches every organization's reports; a note only goes with resolving", async () => {
       const theirs = await file({ type: 'feature_request', message: 'more offices' }, app.keys.otherOrg);
-      await fails(await send('PATCH', `${FEEDBACK}/${theirs.id}`, { status: 'acknowledged', resolution_note: 'early' }, admin), 400, 'validation_error', 'resolution_note');
+      await fails(
+        await send('PATCH', `${FEEDBACK}/${theirs.id}`, { status: 'acknowledged', resolution_note: 'early' }, admin),
+        400,
+        'validation_error',
+        'resolution_note',
+      );
       const resolved = await ok<FeedbackBody>(await send('PATCH', `${FEEDBACK}/${theirs.id}`, { status: 'resolved', resolution_note: 'Planned' }, admin));
       expect(resolved.status).to.equal('resolved');
       await fails(await send('PATCH', `${FEEDBACK}/fbk_0000000000000000000000`, { status: 'acknowledged' }, admin), 404, 'not_found');

@@ -73,14 +73,22 @@ describe('REST: firms', function () {
     for (const field of Object.keys(keyed)) {
       for (const descending of [false, true]) {
         const page = await body<ListBody<FirmRow>>(await app.get(`/v1/firms?limit=50&sort=${descending ? '-' : ''}${field}`));
-        expect(page.data.map((f) => f.id), `${descending ? '-' : ''}${field}`).to.deep.equal(expectedOrder(field, descending).slice(0, 50));
+        expect(
+          page.data.map((f) => f.id),
+          `${descending ? '-' : ''}${field}`,
+        ).to.deep.equal(expectedOrder(field, descending).slice(0, 50));
       }
     }
   });
 
   it('filters by min_attorneys, min_filings, country_code and a case-insensitive name substring', async () => {
     const minAttorneys = await allPages<FirmRow>(app.get, '/v1/firms?min_attorneys=3&limit=50');
-    expect(minAttorneys.map((f) => f.id).sort()).to.deep.equal(all.filter((f) => f.attorney_count >= 3).map((f) => f.id).sort());
+    expect(minAttorneys.map((f) => f.id).sort()).to.deep.equal(
+      all
+        .filter((f) => f.attorney_count >= 3)
+        .map((f) => f.id)
+        .sort(),
+    );
     const threshold = all.map((f) => f.trademark_count).sort((a, b) => a - b)[Math.floor(all.length / 2)]!;
     const minFilings = await allPages<FirmRow>(app.get, `/v1/firms?min_filings=${threshold}&limit=50`);
     const expectedIds = catalog.firms.filter((f) => expectedFirm(catalog, f._id).trademark_count >= threshold).map((f) => f._id);
@@ -114,10 +122,19 @@ describe('REST: firms', function () {
     const firm = [...catalog.firms].sort((a, b) => expectedFirm(catalog, b._id).attorney_count - expectedFirm(catalog, a._id).attorney_count)[0]!;
     const expected = expectedFirm(catalog, firm._id);
     const plain = await body<Record<string, unknown>>(await app.get(`/v1/firms/${firm._id}`));
-    expect(plain).to.include({ id: firm._id, object: 'firm', name: firm.name, attorney_count: expected.attorney_count, trademark_count: expected.trademark_count, registration_rate: expected.registration_rate });
+    expect(plain).to.include({
+      id: firm._id,
+      object: 'firm',
+      name: firm.name,
+      attorney_count: expected.attorney_count,
+      trademark_count: expected.trademark_count,
+      registration_rate: expected.registration_rate,
+    });
     expect(plain, 'spec: stats and attorneys appear only when included').not.to.have.any.keys('stats', 'attorneys', 'attorneys_has_more');
     expect(plain.request_id).to.match(/^req_/);
-    const full = await body<Record<string, unknown> & { attorneys: Array<{ id: string }>; attorneys_has_more: boolean }>(await app.get(`/v1/firms/${firm._id}?include=stats,attorneys`));
+    const full = await body<Record<string, unknown> & { attorneys: Array<{ id: string }>; attorneys_has_more: boolean }>(
+      await app.get(`/v1/firms/${firm._id}?include=stats,attorneys`),
+    );
     expect(full.stats).to.deep.equal({
       trademark_count: expected.trademark_count,
       registered_count: expected.registered_count,

@@ -3,14 +3,7 @@ import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createRedisKeyValue } from '../../datasources/redis/key-value';
 import type { KeyValue } from '../../datasources/ports';
 import { ApiError } from '../../domain/errors';
-import {
-  canonicalJson,
-  idempotencyKeyFor,
-  interpretBegin,
-  readIdempotencyKey,
-  requestFingerprint,
-  storedResponse,
-} from '../../rest/idempotency';
+import { canonicalJson, idempotencyKeyFor, interpretBegin, readIdempotencyKey, requestFingerprint, storedResponse } from '../../rest/idempotency';
 import type { ParamSpec } from '../../rest/params';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
 import { startStageApp, testRoute, type StageApp } from './stage-app';
@@ -96,11 +89,14 @@ function describeOverHttp(label: string, openKv: () => Promise<KeyValue>): void 
         { name: 'name', kind: { type: 'string', maxLength: 50 }, description: 'name' },
         { name: 'tags', kind: { type: 'string', maxLength: 50 }, array: true, description: 'tags' },
       ];
-      const create = testRoute({ id: 'createThing', method: 'POST', path: '/v1/things', idempotency: 'required', successStatus: 201, body: thingFields }, async () => {
-        executions += 1;
-        await gate;
-        return { id: `thing_${executions}`, object: 'thing' };
-      });
+      const create = testRoute(
+        { id: 'createThing', method: 'POST', path: '/v1/things', idempotency: 'required', successStatus: 201, body: thingFields },
+        async () => {
+          executions += 1;
+          await gate;
+          return { id: `thing_${executions}`, object: 'thing' };
+        },
+      );
       const failing = testRoute({ id: 'failThing', method: 'DELETE', path: '/v1/things/fail', idempotency: 'required' }, async () => {
         executions += 1;
         throw new ApiError('not_found', 'thing does not exist');

@@ -11,7 +11,13 @@ import { startTestApp, type TestApp } from '../support/harness';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
 import { startStageApp, testRoute, type StageApp } from './stage-app';
 
-const window = (limit: number, used: number, resetMs: number): WindowState => ({ key: `w${limit}`, limit, used, remaining: Math.max(0, limit - used), resetMs });
+const window = (limit: number, used: number, resetMs: number): WindowState => ({
+  key: `w${limit}`,
+  limit,
+  used,
+  remaining: Math.max(0, limit - used),
+  resetMs,
+});
 
 interface ErrorBody {
   error: { type: string; retryable: boolean; retry_after: number | null; [extra: string]: unknown };
@@ -80,10 +86,14 @@ describe('limits: pure rules', () => {
       }
       throw new Error('expected a refusal');
     };
-    expect(refusal(() => requireFeature({ feature: 'monitoring', pool: 'monitoring' }, effectivePlan({ plan: 'free' }))).type).to.equal('plan_upgrade_required');
+    expect(refusal(() => requireFeature({ feature: 'monitoring', pool: 'monitoring' }, effectivePlan({ plan: 'free' }))).type).to.equal(
+      'plan_upgrade_required',
+    );
     expect(() => requireFeature({ feature: 'monitoring', pool: 'monitoring' }, effectivePlan({ plan: 'starter' }))).not.to.throw();
     expect(refusal(() => requireFeature({ feature: 'image_search', pool: 'search' }, effectivePlan({ plan: 'pro' }))).extras.feature).to.equal('image_search');
-    expect(refusal(() => requireFeature({ pool: 'check' }, effectivePlan({ plan: 'beta', limits_override: { monthly: { check: 0 } } }))).type).to.equal('plan_upgrade_required');
+    expect(refusal(() => requireFeature({ pool: 'check' }, effectivePlan({ plan: 'beta', limits_override: { monthly: { check: 0 } } }))).type).to.equal(
+      'plan_upgrade_required',
+    );
     expect(() => requireFeature({ pool: 'read' }, effectivePlan({ plan: 'free' }))).not.to.throw();
   });
 });

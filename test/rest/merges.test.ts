@@ -5,7 +5,17 @@ import { ApiError } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { mergeParties } from '../../resolvers/merges/merge';
 import { startTestApp, type TestApp } from '../support/harness';
-import { attorneyMarkCount, body, entityMarkCount, errorOf, expectedFirm, ownerMarkCount, readCatalog, type Catalog, type ListBody } from './party-expectations';
+import {
+  attorneyMarkCount,
+  body,
+  entityMarkCount,
+  errorOf,
+  expectedFirm,
+  ownerMarkCount,
+  readCatalog,
+  type Catalog,
+  type ListBody,
+} from './party-expectations';
 
 interface FirmRow {
   attorney_count: number;
@@ -70,11 +80,23 @@ describe('Merges and counts that follow changes', function () {
     expect(await indexed(ATTORNEY_INDEX.name, into._id, 'trademark_count', attorneyMarkCount(catalog, into._id))).to.equal(true);
     for (const firmId of [from.firm_id!, into.firm_id!]) {
       const expected = expectedFirm(catalog, firmId);
-      expect(await firmRow(firmId), firmId).to.include({ attorney_count: expected.attorney_count, trademark_count: expected.trademark_count, grant_rate: expected.grant_rate });
-      const atLeast = await body<ListBody>(await app.get(`/v1/firms?min_filings=${expected.trademark_count}&min_attorneys=${expected.attorney_count}&limit=50`));
-      expect(atLeast.data.map((f) => f.id), firmId).to.include(firmId);
+      expect(await firmRow(firmId), firmId).to.include({
+        attorney_count: expected.attorney_count,
+        trademark_count: expected.trademark_count,
+        grant_rate: expected.grant_rate,
+      });
+      const atLeast = await body<ListBody>(
+        await app.get(`/v1/firms?min_filings=${expected.trademark_count}&min_attorneys=${expected.attorney_count}&limit=50`),
+      );
+      expect(
+        atLeast.data.map((f) => f.id),
+        firmId,
+      ).to.include(firmId);
       const above = await body<ListBody>(await app.get(`/v1/firms?min_filings=${expected.trademark_count + 1}&limit=50`));
-      expect(above.data.map((f) => f.id), firmId).to.not.include(firmId);
+      expect(
+        above.data.map((f) => f.id),
+        firmId,
+      ).to.not.include(firmId);
     }
   });
 
@@ -114,7 +136,10 @@ describe('Merges and counts that follow changes', function () {
     const [a, b] = catalog.owners.filter((o) => o.merged_into === null);
     const merged = catalog.owners.find((o) => o.merged_into !== null)!;
     const refusal = async (work: Promise<unknown>, type: string) => {
-      const error = await work.then(() => null, (e: unknown) => e);
+      const error = await work.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ApiError);
       expect((error as ApiError).type).to.equal(type);
     };
@@ -126,9 +151,13 @@ describe('Merges and counts that follow changes', function () {
 
   it('keeps counts correct when a mark changes owner and status (the lost owner recounts too)', async () => {
     const firmOf = (attorneyId: string | undefined) => catalog.attorneys.find((a) => a._id === attorneyId)?.firm_id ?? null;
-    const mark = catalog.marks.find((m) => m.owner_ids.length === 1 && firmOf(m.attorney_ids[0]) !== null && m.registration_date === null && m.ir_number === null)!;
+    const mark = catalog.marks.find(
+      (m) => m.owner_ids.length === 1 && firmOf(m.attorney_ids[0]) !== null && m.registration_date === null && m.ir_number === null,
+    )!;
     const lost = mark.owner_ids[0]!;
-    const gained = catalog.owners.find((o) => o.merged_into === null && o._id !== lost && o.entity_id !== catalog.owners.find((x) => x._id === lost)!.entity_id)!;
+    const gained = catalog.owners.find(
+      (o) => o.merged_into === null && o._id !== lost && o.entity_id !== catalog.owners.find((x) => x._id === lost)!.entity_id,
+    )!;
     const firmId = firmOf(mark.attorney_ids[0])!;
     const [lostBefore, gainedBefore] = [ownerMarkCount(catalog, lost), ownerMarkCount(catalog, gained._id)];
     await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).updateOne(

@@ -32,17 +32,34 @@ describe('REST: owners', function () {
     expect(page.request_id).to.match(/^req_/);
     expect(page.pagination.total_count).to.equal(catalog.owners.length);
     expect(page.pagination.total_count_approximate).to.equal(false);
-    expect(page.data.map((o) => o.id)).to.deep.equal(sortedBy((o) => o.canonical_name.toLowerCase()).slice(0, 20).map((o) => o._id));
+    expect(page.data.map((o) => o.id)).to.deep.equal(
+      sortedBy((o) => o.canonical_name.toLowerCase())
+        .slice(0, 20)
+        .map((o) => o._id),
+    );
     for (const row of page.data) expect(row.trademark_count, row.id).to.equal(ownerMarkCount(catalog, row.id));
   });
 
   it('sorts by updated_at either way and filters by country_code and q', async () => {
     const asc = await body<ListBody<OwnerRow>>(await app.get('/v1/owners?sort=updated_at&limit=30'));
-    expect(asc.data.map((o) => o.id)).to.deep.equal(sortedBy((o) => o.updated_at).slice(0, 30).map((o) => o._id));
+    expect(asc.data.map((o) => o.id)).to.deep.equal(
+      sortedBy((o) => o.updated_at)
+        .slice(0, 30)
+        .map((o) => o._id),
+    );
     const desc = await body<ListBody<OwnerRow>>(await app.get('/v1/owners?sort=-updated_at&limit=30'));
-    expect(desc.data.map((o) => o.id)).to.deep.equal(sortedBy((o) => o.updated_at, true).slice(0, 30).map((o) => o._id));
+    expect(desc.data.map((o) => o.id)).to.deep.equal(
+      sortedBy((o) => o.updated_at, true)
+        .slice(0, 30)
+        .map((o) => o._id),
+    );
     const de = await allPages<OwnerRow>(app.get, '/v1/owners?country_code=de&limit=50');
-    expect(de.map((o) => o.id).sort()).to.deep.equal(catalog.owners.filter((o) => o.country_code === 'DE').map((o) => o._id).sort());
+    expect(de.map((o) => o.id).sort()).to.deep.equal(
+      catalog.owners
+        .filter((o) => o.country_code === 'DE')
+        .map((o) => o._id)
+        .sort(),
+    );
     const target = catalog.owners.find((o) => o.entity_type === 'corporation')!;
     const word = target.name.split(' ')[0]!;
     const found = await allPages<OwnerRow>(app.get, `/v1/owners?q=${encodeURIComponent(word)}&limit=100`);
@@ -97,8 +114,13 @@ describe('REST: owners', function () {
 
   it('lists corporate relatives in both directions or one, and refuses other directions', async () => {
     const parent = catalog.owners.find((o) => o.relationships.filter((r) => r.direction === 'child').length >= 2)!;
-    const both = await allPages<{ related_owner_id: string; name: string; direction: string; relationship_type: string }>(app.get, `/v1/owners/${parent._id}/related?limit=1`);
-    expect(both.map((r) => [r.related_owner_id, r.relationship_type])).to.deep.equal(parent.relationships.map((r) => [r.related_owner_id, r.relationship_type]));
+    const both = await allPages<{ related_owner_id: string; name: string; direction: string; relationship_type: string }>(
+      app.get,
+      `/v1/owners/${parent._id}/related?limit=1`,
+    );
+    expect(both.map((r) => [r.related_owner_id, r.relationship_type])).to.deep.equal(
+      parent.relationships.map((r) => [r.related_owner_id, r.relationship_type]),
+    );
     const names = new Map(catalog.owners.map((o) => [o._id, o.name]));
     expect(both.every((r) => r.name === names.get(r.related_owner_id))).to.equal(true);
     const children = await body<ListBody<{ direction: string }>>(await app.get(`/v1/owners/${parent._id}/related?direction=child&limit=100`));

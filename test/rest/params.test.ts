@@ -107,7 +107,11 @@ describe('domain/validation: range ordering', () => {
   });
 
   it('rejects a lower bound that is not before the upper one, naming both', () => {
-    rejects(() => assertRangesOrdered({ filing_date_gte: '2021-01-01', filing_date_lte: '2020-01-01' }, ['filing_date']), 'validation_error', 'filing_date_gte: must be before filing_date_lte');
+    rejects(
+      () => assertRangesOrdered({ filing_date_gte: '2021-01-01', filing_date_lte: '2020-01-01' }, ['filing_date']),
+      'validation_error',
+      'filing_date_gte: must be before filing_date_lte',
+    );
     rejects(() => assertRangesOrdered({ filing_date_gt: '2020-01-01', filing_date_lt: '2020-01-01' }, ['filing_date']), 'validation_error', 'filing_date_gt');
   });
 });

@@ -44,7 +44,13 @@ export function expectedFirm(catalog: Catalog, firmId: string) {
     trademark_count: marks.filter((m) => m.ir_number === null).length + families.size,
     mark_count: marks.length,
     grant_rate: rate(concluded.filter((m) => m.registration_date !== null).length, concluded.length),
-    latest_filing: marks.length === 0 ? null : marks.map((m) => m.filing_date).sort().reverse()[0],
+    latest_filing:
+      marks.length === 0
+        ? null
+        : marks
+            .map((m) => m.filing_date)
+            .sort()
+            .reverse()[0],
     registered_count: registered,
     pending_count: marks.filter((m) => m.status.primary === 'pending').length,
     abandoned_count: marks.filter((m) => m.status.stage === 'abandoned' || m.status.stage === 'withdrawn').length,

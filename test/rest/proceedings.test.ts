@@ -93,7 +93,10 @@ describe('REST: proceedings', function () {
     const desc = await allRows(app, '/v1/proceedings?filed_date_gte=1900-01-01');
     expect(desc.map((r) => r.filed_date)).to.deep.equal([...byFiled].reverse().map((p) => p.filed_date));
 
-    const decided = all.filter((p) => p.decision_date !== null).map((p) => p.decision_date as string).sort();
+    const decided = all
+      .filter((p) => p.decision_date !== null)
+      .map((p) => p.decision_date as string)
+      .sort();
     const undecided = all.filter((p) => p.decision_date === null).length;
     const decidedAsc = await allRows(app, '/v1/proceedings?filed_date_gte=1900-01-01&sort=decided_date');
     expect(decidedAsc.map((r) => r.decision_date)).to.deep.equal([...decided, ...Array(undecided).fill(null)]);
@@ -107,7 +110,12 @@ describe('REST: proceedings', function () {
     expect(first.pagination.total_count).to.equal(expected);
     expect(first.pagination.total_count_approximate).to.equal(false);
     expect(first.has_more).to.equal(true);
-    await expectError(await app.get(`/v1/proceedings?proceeding_type=appeal&limit=3&cursor=${encodeURIComponent(first.pagination.cursor as string)}`), 400, 'validation_error', 'different query');
+    await expectError(
+      await app.get(`/v1/proceedings?proceeding_type=appeal&limit=3&cursor=${encodeURIComponent(first.pagination.cursor as string)}`),
+      400,
+      'validation_error',
+      'different query',
+    );
     const plain = (await (await app.get('/v1/proceedings?proceeding_type=opposition&limit=3')).json()) as ListBody;
     expect(plain.pagination).to.deep.equal({ cursor: plain.pagination.cursor });
   });

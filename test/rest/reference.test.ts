@@ -87,7 +87,9 @@ describe('REST: reference data', function () {
 
   it('lists Vienna categories with the verified flags as the data has them', async () => {
     const body = await list(app, '/v1/design-codes');
-    expect(body.data.map((c) => [c.code, c.divisions_verified])).to.deep.equal(viennaCategories.map((c) => [c.code, 'divisions_verified' in c ? c.divisions_verified : null]));
+    expect(body.data.map((c) => [c.code, c.divisions_verified])).to.deep.equal(
+      viennaCategories.map((c) => [c.code, 'divisions_verified' in c ? c.divisions_verified : null]),
+    );
     const one = await list(app, '/v1/design-codes?category=01');
     expect(one.data).to.have.length(1);
     expect(one.data[0]!.divisions).to.deep.equal(viennaCategories[0]!.divisions);

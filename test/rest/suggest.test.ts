@@ -58,7 +58,11 @@ async function expect400(response: Response, parameter: string): Promise<void> {
   expect(body.error.detail).to.contain(parameter);
 }
 
-const fold = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const fold = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 describe('REST: suggest', function () {
   let app: TestApp;
@@ -79,7 +83,12 @@ describe('REST: suggest', function () {
       const expected = marks.filter((m) => fold(m.mark_text).startsWith(prefix.toLowerCase()));
       const body = await ok<MarkSuggestion>(await app.get(`/v1/trademarks/suggest?q=${prefix}&limit=20`));
       const prefixed = body.data.filter((s) => s.match === 'prefix' || s.match === 'exact');
-      expect(prefixed.map((s) => s.id).sort()).to.deep.equal(expected.slice(0, 20).map((m) => m._id).sort());
+      expect(prefixed.map((s) => s.id).sort()).to.deep.equal(
+        expected
+          .slice(0, 20)
+          .map((m) => m._id)
+          .sort(),
+      );
       expect(body.data.slice(0, prefixed.length).map((s) => s.match)).to.not.include('fuzzy');
       expect(body.data.every((s) => s.object === 'trademark_suggestion')).to.equal(true);
       const scores = body.data.map((s) => s.score);

@@ -82,7 +82,9 @@ describe('REST: trademark history, related and coverage', function () {
       const seen: EventRow[] = [];
       let cursor: string | null = null;
       do {
-        const body: ListBody<EventRow> = await json(await app.get(`/v1/trademarks/${markId}/history?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+        const body: ListBody<EventRow> = await json(
+          await app.get(`/v1/trademarks/${markId}/history?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        );
         seen.push(...body.data);
         cursor = body.pagination.cursor;
       } while (cursor);
@@ -102,9 +104,19 @@ describe('REST: trademark history, related and coverage', function () {
       const category = eventTypes.find((t) => t.code === own[0]!.event_type)!.category;
       const codes = new Set(eventTypes.filter((t) => t.category === category).map((t) => t.code));
       const byCategory: ListBody<EventRow> = await json(await app.get(`/v1/trademarks/${markId}/history?category=${category}&limit=100`));
-      expect(byCategory.data.map((e) => e.id).sort()).to.deep.equal(own.filter((e) => codes.has(e.event_type)).map((e) => e._id).sort());
+      expect(byCategory.data.map((e) => e.id).sort()).to.deep.equal(
+        own
+          .filter((e) => codes.has(e.event_type))
+          .map((e) => e._id)
+          .sort(),
+      );
       const byType: ListBody<EventRow> = await json(await app.get(`/v1/trademarks/${markId}/history?event_type=${own[0]!.event_type}&limit=100`));
-      expect(byType.data.map((e) => e.id).sort()).to.deep.equal(own.filter((e) => e.event_type === own[0]!.event_type).map((e) => e._id).sort());
+      expect(byType.data.map((e) => e.id).sort()).to.deep.equal(
+        own
+          .filter((e) => e.event_type === own[0]!.event_type)
+          .map((e) => e._id)
+          .sort(),
+      );
     });
 
     it('answers 400 for a bad sort or category and 404 for an unknown mark', async () => {
@@ -124,13 +136,29 @@ describe('REST: trademark history, related and coverage', function () {
       const designation = family.find((m) => m.scope_kind !== 'international')!;
       const body: ListBody<RelatedRow> = await json(await app.get(`/v1/trademarks/${designation._id}/related`));
       const familyRows = body.data.filter((r) => r.relations.includes('madrid_family'));
-      expect(familyRows.map((r) => r.trademark.id).sort()).to.deep.equal(family.filter((m) => m._id !== designation._id).map((m) => m._id).sort());
+      expect(familyRows.map((r) => r.trademark.id).sort()).to.deep.equal(
+        family
+          .filter((m) => m._id !== designation._id)
+          .map((m) => m._id)
+          .sort(),
+      );
       expect(body.data.every((r) => r.object === 'related_trademark')).to.equal(true);
       expect(body.has_more).to.equal(false);
     });
 
     it('finds marks of the same owner with the same or similar text', async () => {
-      const pair = marks.flatMap((a) => marks.filter((b) => b._id !== a._id && b.mark_text === a.mark_text && b.ir_number === null && a.ir_number === null && b.owner_ids.some((o) => a.owner_ids.includes(o))).map((b) => [a, b] as const))[0]!;
+      const pair = marks.flatMap((a) =>
+        marks
+          .filter(
+            (b) =>
+              b._id !== a._id &&
+              b.mark_text === a.mark_text &&
+              b.ir_number === null &&
+              a.ir_number === null &&
+              b.owner_ids.some((o) => a.owner_ids.includes(o)),
+          )
+          .map((b) => [a, b] as const),
+      )[0]!;
       expect(pair, 'fixture has a refiled mark').to.not.equal(undefined);
       const [mark, twin] = pair;
       const body: ListBody<RelatedRow> = await json(await app.get(`/v1/trademarks/${mark._id}/related`));
@@ -153,7 +181,9 @@ describe('REST: trademark history, related and coverage', function () {
       const ir = marks.find((m) => m.scope_kind === 'international' && marks.filter((d) => d.ir_number === m.ir_number).length >= 3)!;
       const designations = marks.filter((m) => m.ir_number === ir.ir_number && m._id !== ir._id);
       const body: CoverageBody = await json(await app.get(`/v1/trademarks/${ir._id}/coverage`));
-      const expected = designations.flatMap((d) => ((covers.get(d.office_code) ?? []).length > 0 ? covers.get(d.office_code)! : [d.jurisdiction_code]).map((j) => `${j}:${d._id}`));
+      const expected = designations.flatMap((d) =>
+        ((covers.get(d.office_code) ?? []).length > 0 ? covers.get(d.office_code)! : [d.jurisdiction_code]).map((j) => `${j}:${d._id}`),
+      );
       expect(body.jurisdictions.map((j) => `${j.jurisdiction_code}:${j.trademark_id}`).sort()).to.deep.equal(expected.sort());
       expect(body.international_registration?.trademark_id).to.equal(ir._id);
       expect(body.jurisdictions.every((j) => j.route === 'madrid_designation')).to.equal(true);
@@ -197,7 +227,14 @@ describe('REST: related series marks (changes data)', function () {
     const marks = app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
     const [first] = await marks.find({ office_code: 'GB', ir_number: null }, { limit: 1 });
     const seriesId = `S-${first!._id}`;
-    const sibling: TrademarkDoc = { ...first!, _id: 'tm_series0000000000000z', mark_text: `${first!.mark_text} PLUS`, series_id: seriesId, is_series_mark: true, owner_ids: [] };
+    const sibling: TrademarkDoc = {
+      ...first!,
+      _id: 'tm_series0000000000000z',
+      mark_text: `${first!.mark_text} PLUS`,
+      series_id: seriesId,
+      is_series_mark: true,
+      owner_ids: [],
+    };
     await marks.updateOne({ _id: first!._id }, { $set: { series_id: seriesId, is_series_mark: true } });
     await marks.insertOne(sibling);
     await app.indexer.catchUp();

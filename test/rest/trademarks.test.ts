@@ -13,7 +13,6 @@ interface ListBody {
   request_id: string;
 }
 
-
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
@@ -66,7 +65,10 @@ describe('REST: trademark search and list', function () {
   });
 
   it('pages through a whole result with cursors, without gaps or duplicates', async () => {
-    const expected = marks.filter((m) => m.office_code === 'CH' || m.office_code === 'AU').map((m) => m._id).sort();
+    const expected = marks
+      .filter((m) => m.office_code === 'CH' || m.office_code === 'AU')
+      .map((m) => m._id)
+      .sort();
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -129,9 +131,12 @@ describe('REST: trademark search and list', function () {
   });
 
   it('filters by Nice class, status and date range together', async () => {
-    const body = await json<ListBody>(await app.get('/v1/trademarks?nice_classes=9&status_primary=active&filing_date_gte=2015-01-01&filing_date_lt=2025-01-01&include_total=true&limit=100'));
+    const body = await json<ListBody>(
+      await app.get('/v1/trademarks?nice_classes=9&status_primary=active&filing_date_gte=2015-01-01&filing_date_lt=2025-01-01&include_total=true&limit=100'),
+    );
     const expected = marks.filter(
-      (m) => m.classifications.some((c) => c.nice_class === 9) && m.status.primary === 'active' && m.filing_date >= '2015-01-01' && m.filing_date < '2025-01-01',
+      (m) =>
+        m.classifications.some((c) => c.nice_class === 9) && m.status.primary === 'active' && m.filing_date >= '2015-01-01' && m.filing_date < '2025-01-01',
     );
     expect(body.pagination.total_count).to.equal(expected.length);
     for (const row of body.data) {
@@ -159,7 +164,12 @@ describe('REST: trademark search and list', function () {
   });
 
   it('rejects a range whose lower bound is after its upper bound', async () => {
-    await expectError(await app.get('/v1/trademarks?filing_date_gte=2020-01-01&filing_date_lte=2019-01-01'), 400, 'validation_error', 'filing_date_gte: must be before filing_date_lte');
+    await expectError(
+      await app.get('/v1/trademarks?filing_date_gte=2020-01-01&filing_date_lte=2019-01-01'),
+      400,
+      'validation_error',
+      'filing_date_gte: must be before filing_date_lte',
+    );
   });
 
   it('rejects malformed dates, bracketed keys and unknown parameters, naming them', async () => {
@@ -172,8 +182,15 @@ describe('REST: trademark search and list', function () {
 
   it('requires office with application_number or registration_number', async () => {
     const mark = marks[0] as TrademarkDoc;
-    await expectError(await app.get(`/v1/trademarks?application_number=${mark.application_number}`), 400, 'validation_error', 'application_number: requires office');
-    const body = await json<ListBody>(await app.get(`/v1/trademarks?application_number=${encodeURIComponent(mark.application_number)}&office=${mark.office_code.toLowerCase()}`));
+    await expectError(
+      await app.get(`/v1/trademarks?application_number=${mark.application_number}`),
+      400,
+      'validation_error',
+      'application_number: requires office',
+    );
+    const body = await json<ListBody>(
+      await app.get(`/v1/trademarks?application_number=${encodeURIComponent(mark.application_number)}&office=${mark.office_code.toLowerCase()}`),
+    );
     expect(body.data.map((row) => row.id)).to.include(mark._id);
   });
 
@@ -200,15 +217,32 @@ describe('REST: trademark search and list', function () {
     const summarized = (row.classifications as Array<{ nice_class: number; goods_services_text: string }>).find((c) => c.nice_class === longClass.nice_class);
     expect(summarized?.goods_services_text.length).to.be.at.most(201);
     expect(summarized?.goods_services_text.endsWith('…')).to.equal(true);
-    expect(Object.keys(row)).to.have.members(['id', 'object', 'mark_text', 'owner_name', 'status', 'office_code', 'jurisdiction_code', 'filing_date', 'registration_date', 'classifications', 'owners']);
+    expect(Object.keys(row)).to.have.members([
+      'id',
+      'object',
+      'mark_text',
+      'owner_name',
+      'status',
+      'office_code',
+      'jurisdiction_code',
+      'filing_date',
+      'registration_date',
+      'classifications',
+      'owners',
+    ]);
     const full = await json<ListBody>(await app.get(`${path}&include=full_goods_services`));
     const fullRow = full.data.find((r) => r.id === long._id) as Record<string, unknown>;
-    expect((fullRow.classifications as Array<{ nice_class: number; goods_services_text: string }>).find((c) => c.nice_class === longClass.nice_class)?.goods_services_text).to.equal(longClass.goods_services_text);
+    expect(
+      (fullRow.classifications as Array<{ nice_class: number; goods_services_text: string }>).find((c) => c.nice_class === longClass.nice_class)
+        ?.goods_services_text,
+    ).to.equal(longClass.goods_services_text);
   });
 
   it('POST /v1/trademarks takes the same filters as a JSON body', async () => {
     const viaGet = await json<ListBody>(await app.get('/v1/trademarks?offices=US,EM&nice_classes=25&include_total=true&sort=-filing_date'));
-    const viaPost = await json<ListBody>(await app.post('/v1/trademarks', { offices: ['US', 'EM'], nice_classes: [25], include_total: true, sort: '-filing_date' }));
+    const viaPost = await json<ListBody>(
+      await app.post('/v1/trademarks', { offices: ['US', 'EM'], nice_classes: [25], include_total: true, sort: '-filing_date' }),
+    );
     expect(viaPost.pagination.total_count).to.equal(viaGet.pagination.total_count);
     expect(viaPost.data.map((r) => r.id)).to.deep.equal(viaGet.data.map((r) => r.id));
   });
@@ -217,7 +251,12 @@ describe('REST: trademark search and list', function () {
     await expectError(await app.post('/v1/trademarks', '{"offices": ['), 400, 'validation_error', 'body: is not valid JSON');
     await expectError(await app.post('/v1/trademarks', '[1,2]'), 400, 'validation_error', 'body: must be a JSON object');
     await expectError(await app.post('/v1/trademarks', { has_media: 'yes' }), 400, 'validation_error', 'has_media');
-    await expectError(await app.post('/v1/trademarks', 'offices=US', undefined, { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'validation_error', 'Content-Type');
+    await expectError(
+      await app.post('/v1/trademarks', 'offices=US', undefined, { 'content-type': 'application/x-www-form-urlencoded' }),
+      400,
+      'validation_error',
+      'Content-Type',
+    );
   });
 
   it('loads the parties of 100 rows with a bounded number of store calls (no N+1)', async () => {
@@ -255,7 +294,17 @@ describe('REST: trademark detail, batch, changes and source', function () {
     expect((body.owners as Array<{ id: string }>).map((o) => o.id)).to.deep.equal(mark.owner_ids);
     expect((body.attorneys as Array<{ id: string }>).map((a) => a.id)).to.deep.equal(mark.attorney_ids);
     expect(body.version).to.equal(mark.version);
-    for (const field of ['filing_date', 'registration_date', 'expiry_date', 'renewal_due_date', 'publication_date', 'termination_date', 'created_at', 'updated_at', 'source_updated_at']) {
+    for (const field of [
+      'filing_date',
+      'registration_date',
+      'expiry_date',
+      'renewal_due_date',
+      'publication_date',
+      'termination_date',
+      'created_at',
+      'updated_at',
+      'source_updated_at',
+    ]) {
       expect(body[field], field).to.equal(mark[field as keyof TrademarkDoc]);
     }
     expect(body.opposition_window).to.be.an('object').with.property('status');
@@ -295,7 +344,9 @@ describe('REST: trademark detail, batch, changes and source', function () {
     const first = await json<ListBody>(await app.get(`/v1/trademarks/${mark._id}/changes?limit=2`));
     expect(first.data.map((r) => r.version)).to.deep.equal([mark.version, mark.version - 1]);
     expect(first.data[0]?.object).to.equal('trademark_change');
-    const rest = await json<ListBody>(await app.get(`/v1/trademarks/${mark._id}/changes?limit=100&cursor=${encodeURIComponent(first.pagination.cursor as string)}`));
+    const rest = await json<ListBody>(
+      await app.get(`/v1/trademarks/${mark._id}/changes?limit=100&cursor=${encodeURIComponent(first.pagination.cursor as string)}`),
+    );
     expect(rest.data.map((r) => r.version)).to.deep.equal(Array.from({ length: mark.version - 2 }, (_, i) => mark.version - 2 - i));
     expect(rest.has_more).to.equal(false);
     const asc = await json<ListBody>(await app.get(`/v1/trademarks/${mark._id}/changes?sort=changed_at`));

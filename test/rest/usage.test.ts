@@ -44,7 +44,17 @@ describe('request log: pure pieces', () => {
       error: { type: 'not_found', detail: 'x'.repeat(1500) },
     };
     const row = requestLogRow(exchange, 404, 3.14159);
-    expect(row).to.deep.include({ _id: 'req_1', organization_id: 'org_1', api_key_id: 'key_1', route: '/v1/trademarks/:id', method: 'GET', status_code: 404, error_type: 'not_found', duration_ms: 3.142, occurred_at: '2026-03-01T10:00:00.000Z' });
+    expect(row).to.deep.include({
+      _id: 'req_1',
+      organization_id: 'org_1',
+      api_key_id: 'key_1',
+      route: '/v1/trademarks/:id',
+      method: 'GET',
+      status_code: 404,
+      error_type: 'not_found',
+      duration_ms: 3.142,
+      occurred_at: '2026-03-01T10:00:00.000Z',
+    });
     expect(row.error_detail).to.have.length(1000);
     expect(requestLogRow({ ...exchange, error: null }, 200, 1).error_type).to.equal(null);
   });
@@ -162,7 +172,14 @@ describe('organization usage, plan and logs (HTTP)', function () {
       const times = page.data.map((row) => row.occurred_at);
       expect(times).to.deep.equal([...times].sort().reverse());
       const failed = page.data.find((row) => row.id === missingRequestId);
-      expect(failed).to.include({ object: 'request_log', method: 'GET', route: '/v1/trademarks/:id', status_code: 404, error_type: 'not_found', api_key_id: fullKeyId });
+      expect(failed).to.include({
+        object: 'request_log',
+        method: 'GET',
+        route: '/v1/trademarks/:id',
+        status_code: 404,
+        error_type: 'not_found',
+        api_key_id: fullKeyId,
+      });
       expect(failed?.error_detail).to.contain('does not exist');
       expect(failed?.duration_ms).to.be.a('number').at.least(0);
       const reads = page.data.filter((row) => row.route === '/v1/trademarks/:id' && row.status_code === 200);

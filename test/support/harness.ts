@@ -96,7 +96,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await seedStore(rawStore, { marks: options.marks ?? 1500, seed: FIXTURE_SEED });
   await indexer.rebuild();
 
-  const org = await createOrganization(rawStore, { name: 'Test org', plan: options.organization?.plan, billingAnchorDay: options.organization?.billingAnchorDay });
+  const org = await createOrganization(rawStore, {
+    name: 'Test org',
+    plan: options.organization?.plan,
+    billingAnchorDay: options.organization?.billingAnchorDay,
+  });
   const limitsOverride = options.organization?.limitsOverride;
   if (limitsOverride) await rawStore.collection(COLLECTIONS.organizations).updateOne({ _id: org._id }, { $set: { limits_override: limitsOverride } });
   const other = await createOrganization(rawStore, { name: 'Other org' });

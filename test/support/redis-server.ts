@@ -113,11 +113,7 @@ export async function spawnRedisServer(): Promise<TestRedisServer | null> {
   process.once('exit', killOnExit);
 
   const start = async (): Promise<void> => {
-    const started = spawn(
-      binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
+    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     child = started;
     await waitUntilAnswering(port, started);
   };

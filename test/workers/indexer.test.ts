@@ -44,7 +44,9 @@ describe('workers/indexer: the search index follows the store', function () {
     await marks.insertOne({ ...(second as TrademarkDoc), _id: 'tm_indexertest00000000000', office_code: 'ZZ' });
     await marks.deleteOne({ _id: (second as TrademarkDoc)._id });
     expect(await indexer.catchUp()).to.equal(3);
-    expect((await idsFor([{ field: 'office_code', op: 'eq', value: 'ZZ' }])).sort()).to.deep.equal([(first as TrademarkDoc)._id, 'tm_indexertest00000000000'].sort());
+    expect((await idsFor([{ field: 'office_code', op: 'eq', value: 'ZZ' }])).sort()).to.deep.equal(
+      [(first as TrademarkDoc)._id, 'tm_indexertest00000000000'].sort(),
+    );
     expect(await idsFor([{ field: 'office_code', op: 'in', values: [(second as TrademarkDoc).office_code] }])).not.to.include((second as TrademarkDoc)._id);
   });
 
@@ -71,4 +73,3 @@ describe('workers/indexer: the search index follows the store', function () {
     expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'QQ' }])).to.deep.equal([mark._id]);
   });
 });
-

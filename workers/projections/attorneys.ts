@@ -13,7 +13,11 @@ export const attorneyProjection = defineProjection<AttorneyDoc>({
   index: ATTORNEY_INDEX,
   source: COLLECTIONS.attorneys,
   async toIndexDocuments(attorneys, { search }) {
-    const counts = await countMarksBy(search, 'attorney_ids', attorneys.map((a) => a._id));
+    const counts = await countMarksBy(
+      search,
+      'attorney_ids',
+      attorneys.map((a) => a._id),
+    );
     return attorneys.map((attorney) => ({
       id: attorney._id,
       name: attorney.name,

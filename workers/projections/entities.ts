@@ -17,7 +17,11 @@ export const entityProjection = defineProjection<EntityDoc>({
   index: ENTITY_INDEX,
   source: COLLECTIONS.entities,
   async toIndexDocuments(entities, { search }) {
-    const counts = await countMarksBy(search, 'entity_ids', entities.map((e) => e._id));
+    const counts = await countMarksBy(
+      search,
+      'entity_ids',
+      entities.map((e) => e._id),
+    );
     return entities.map((entity) => ({
       id: entity._id,
       name: entity.name,

@@ -19,7 +19,10 @@ export const firmProjection = defineProjection<FirmDoc>({
   index: FIRM_INDEX,
   source: COLLECTIONS.firms,
   async toIndexDocuments(firms, { search }) {
-    const stats = await firmStats(search, firms.map((f) => f._id));
+    const stats = await firmStats(
+      search,
+      firms.map((f) => f._id),
+    );
     return firms.map((firm) => {
       const s = stats.get(firm._id);
       return {

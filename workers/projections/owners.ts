@@ -13,7 +13,11 @@ export const ownerProjection = defineProjection<OwnerDoc>({
   index: OWNER_INDEX,
   source: COLLECTIONS.owners,
   async toIndexDocuments(owners, { search }) {
-    const counts = await countMarksBy(search, 'owner_ids', owners.map((o) => o._id));
+    const counts = await countMarksBy(
+      search,
+      'owner_ids',
+      owners.map((o) => o._id),
+    );
     return owners.map((owner) => ({
       id: owner._id,
       name: owner.name,

@@ -65,7 +65,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const limit = options.limit ? options.limit : -1;
     await this.store.gate.waitOutside();
     const sql = `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = this.store.statement(sql).pluck().all(...where.params, limit, options.skip ?? 0) as string[];
+    const rows = this.store
+      .statement(sql)
+      .pluck()
+      .all(...where.params, limit, options.skip ?? 0) as string[];
     return rows.map((json) => JSON.parse(json) as T);
   }
 
@@ -80,7 +83,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async countDocuments(filter: Filter): Promise<number> {
     const where = this.where(parseFilter(filter));
     await this.store.gate.waitOutside();
-    return this.store.statement(`SELECT COUNT(*) FROM ${this.table} WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    return this.store
+      .statement(`SELECT COUNT(*) FROM ${this.table} WHERE ${where.sql}`)
+      .pluck()
+      .get(...where.params) as number;
   }
 
   async insertOne(document: T): Promise<void> {
@@ -132,9 +138,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     await this.store.gate.waitOutside();
     return this.store.write(this.name, () => {
       const where = this.where(filter);
-      const matched = this.store
-        .statement(`SELECT _id, doc FROM ${this.table} WHERE ${where.sql} LIMIT ?`)
-        .all(...where.params, limit) as MatchedRow[];
+      const matched = this.store.statement(`SELECT _id, doc FROM ${this.table} WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as MatchedRow[];
       if (matched.length === 0 && upsert) {
         const document = buildUpsertDocument(filter, update);
         const json = JSON.stringify(document);
@@ -161,7 +165,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return this.store.write(this.name, () => {
       const where = this.where(filter);
       const sql = `DELETE FROM ${this.table} WHERE _id IN (SELECT _id FROM ${this.table} WHERE ${where.sql} LIMIT ?) RETURNING _id`;
-      const deleted = this.store.statement(sql).pluck().all(...where.params, limit) as string[];
+      const deleted = this.store
+        .statement(sql)
+        .pluck()
+        .all(...where.params, limit) as string[];
       for (const id of deleted) this.store.feed.append(this.name, 'delete', id, null);
       return deleted.length;
     });

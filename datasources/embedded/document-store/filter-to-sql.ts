@@ -29,9 +29,7 @@ export function compileFilter(filter: FilterNode, isArrayPath: IsArrayPath): Sql
 /** An ORDER BY list; missing and null values sort first ascending and last descending, as in MongoDB. */
 export function compileSort(keys: readonly SortKey[], isArrayPath: IsArrayPath): string {
   const aliases = { next: 0 };
-  return keys
-    .map(({ path, direction }) => `${sortExpression(path, direction, isArrayPath, aliases)} ${direction === 1 ? 'ASC' : 'DESC'}`)
-    .join(', ');
+  return keys.map(({ path, direction }) => `${sortExpression(path, direction, isArrayPath, aliases)} ${direction === 1 ? 'ASC' : 'DESC'}`).join(', ');
 }
 
 interface AliasCounter {
@@ -169,13 +167,7 @@ function candidateSources(path: string[], isArrayPath: IsArrayPath, aliases: Ali
  * Every way to reach `segments` inside the JSON held by `container`: straight through objects,
  * or into the elements of any array met on the way (each recorded array prefix doubles the ways).
  */
-function sourcesWithin(
-  container: string,
-  segments: string[],
-  walked: string[],
-  isArrayPath: IsArrayPath,
-  aliases: AliasCounter,
-): CandidateSource[] {
+function sourcesWithin(container: string, segments: string[], walked: string[], isArrayPath: IsArrayPath, aliases: AliasCounter): CandidateSource[] {
   const fullPath = jsonPath(segments);
   const arrayPrefixes: number[] = [];
   for (let length = 1; length < segments.length; length++) {

@@ -114,9 +114,7 @@ function parseFilterValue(key: string, value: unknown): FilterValue {
 function parseScalar(key: string, value: unknown): Scalar {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  throw new UnsupportedQueryError(
-    `Unsupported value for "${key}": only strings, finite numbers, booleans, null and arrays of them can be compared.`,
-  );
+  throw new UnsupportedQueryError(`Unsupported value for "${key}": only strings, finite numbers, booleans, null and arrays of them can be compared.`);
 }
 
 export interface SortKey {
@@ -135,7 +133,10 @@ export function parseSort(sort: SortSpec | undefined): SortKey[] {
 }
 
 export function validatePaging(limit: number | undefined, skip: number | undefined): void {
-  for (const [name, value] of [['limit', limit], ['skip', skip]] as const) {
+  for (const [name, value] of [
+    ['limit', limit],
+    ['skip', skip],
+  ] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
       throw new UnsupportedQueryError(`${name} must be a non-negative integer.`);
     }
@@ -182,13 +183,7 @@ export function parseUpdate(update: Update): ParsedUpdate {
   return parsed;
 }
 
-function addUpdateEntry(
-  parsed: ParsedUpdate,
-  operator: (typeof UPDATE_OPERATORS)[number],
-  path: string[],
-  key: string,
-  value: unknown,
-): void {
+function addUpdateEntry(parsed: ParsedUpdate, operator: (typeof UPDATE_OPERATORS)[number], path: string[], key: string, value: unknown): void {
   if (value === undefined) throw new UnsupportedQueryError(`${operator} value for "${key}" is undefined.`);
   switch (operator) {
     case '$set':

@@ -133,15 +133,10 @@ export function searchSql(layout: IndexLayout, query: SearchQuery, snapshot: num
   };
   const keys = query.sort.map((sort) => ({ expression: sortExpression(sort, score), direction: sort.direction }));
   const after = query.searchAfter ? afterCondition(keys, query.searchAfter) : null;
-  const orderBy = [
-    ...keys.map(({ expression, direction }) => `${expression} ${direction === 'asc' ? 'ASC NULLS LAST' : 'DESC'}`),
-    'm.id ASC',
-  ].join(', ');
+  const orderBy = [...keys.map(({ expression, direction }) => `${expression} ${direction === 'asc' ? 'ASC NULLS LAST' : 'DESC'}`), 'm.id ASC'].join(', ');
   const selected = ['m.id AS id', `${score} AS score`, ...keys.map(({ expression }, index) => `${expression} AS k${index}`)];
   const hits: SqlFragment = {
-    sql:
-      `SELECT ${selected.join(', ')} FROM ${from} WHERE ${base.sql}${after ? ` AND ${after.sql}` : ''} ` +
-      `ORDER BY ${orderBy} LIMIT ?`,
+    sql: `SELECT ${selected.join(', ')} FROM ${from} WHERE ${base.sql}${after ? ` AND ${after.sql}` : ''} ` + `ORDER BY ${orderBy} LIMIT ?`,
     params: [...base.params, ...(after ? after.params : []), query.limit],
   };
   const count =

@@ -89,9 +89,7 @@ export function secondaryIndexes(layout: IndexLayout): Array<{ name: string; cre
 function creationStatements(layout: IndexLayout): string[] {
   const { definition, mainTable } = layout;
   const columns = layout.scalarFields.map((name) => `${name} ${COLUMN_TYPES[definition.fields[name]!.kind]}`);
-  const statements = [
-    `CREATE TABLE ${mainTable} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE${columns.map((c) => `, ${c}`).join('')})`,
-  ];
+  const statements = [`CREATE TABLE ${mainTable} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE${columns.map((c) => `, ${c}`).join('')})`];
   for (const name of layout.arrayFields) {
     const side = layout.sideTable(name);
     const valueType = COLUMN_TYPES[definition.fields[name]!.kind];
@@ -131,10 +129,10 @@ function tableShape(definition: IndexDefinition): string {
 function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): void {
   const tables = [layout.mainTable, ...layout.arrayFields.map(layout.sideTable)];
   const existing = new Set(
-    (db
+    db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(', ')})`)
       .pluck()
-      .all(...tables) as string[]),
+      .all(...tables) as string[],
   );
   const wanted = secondaryIndexes(layout);
   const filled = db.prepare(`SELECT 1 FROM ${layout.mainTable} LIMIT 1`).get() !== undefined;
@@ -156,9 +154,7 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
 export function ensureTables(db: Database.Database, layout: IndexLayout): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
   const wanted = JSON.stringify(layout.definition);
-  const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
-    | { definition: string }
-    | undefined;
+  const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as { definition: string } | undefined;
   const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
   db.transaction(() => {
     if (stored && tableShape(stored) === tableShape(layout.definition)) {

@@ -36,11 +36,8 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
   const columns = ['id', ...scalarFields];
   // Look up first rather than INSERT ... ON CONFLICT: an upsert would burn an AUTOINCREMENT value.
   const findSeq = db.prepare(`SELECT seq FROM ${mainTable} WHERE id = ?`).pluck();
-  const insertMain = db
-    .prepare(`INSERT INTO ${mainTable} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING seq`)
-    .pluck();
-  const updateMain =
-    scalarFields.length > 0 ? db.prepare(`UPDATE ${mainTable} SET ${scalarFields.map((f) => `${f} = ?`).join(', ')} WHERE seq = ?`) : null;
+  const insertMain = db.prepare(`INSERT INTO ${mainTable} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING seq`).pluck();
+  const updateMain = scalarFields.length > 0 ? db.prepare(`UPDATE ${mainTable} SET ${scalarFields.map((f) => `${f} = ?`).join(', ')} WHERE seq = ?`) : null;
   const removeMain = db.prepare(`DELETE FROM ${mainTable} WHERE id = ? RETURNING seq`).pluck();
   const sequence = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = ?`).pluck();
   const sideStatements = arrayFields.map((field) => ({
@@ -51,9 +48,7 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
   const ftsColumns = ['rowid', ...textFields];
   const ftsStatements = ftsTables(layout).map((table) => ({
     insert: db.prepare(`INSERT INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`),
-    replace: db.prepare(
-      `INSERT OR REPLACE INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`,
-    ),
+    replace: db.prepare(`INSERT OR REPLACE INTO ${table} (${ftsColumns.join(', ')}) VALUES (${ftsColumns.map(() => '?').join(', ')})`),
     remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
   }));
 

@@ -45,7 +45,13 @@ describe('embedded adapters in bulk-load mode', () => {
         { id: 'tm_2', mark_text: 'Acme Anvils', office_code: 'EM', nice_classes: [9], filing_date: '2021-01-01' },
         { id: 'tm_3', mark_text: 'Zenith', office_code: 'US', nice_classes: [12], filing_date: '2019-01-01' },
       ]);
-      const hits = await bulk.search({ index: 'trademarks', text: 'acme', filters: [{ field: 'nice_classes', op: 'eq', value: 9 }], sort: [{ field: 'filing_date', direction: 'desc' }], limit: 10 });
+      const hits = await bulk.search({
+        index: 'trademarks',
+        text: 'acme',
+        filters: [{ field: 'nice_classes', op: 'eq', value: 9 }],
+        sort: [{ field: 'filing_date', direction: 'desc' }],
+        limit: 10,
+      });
       expect(hits.hits.map((hit) => hit.id)).to.deep.equal(['tm_2', 'tm_1']);
       expect(indexNames(path, 'si_trademarks')).to.deep.equal(declared);
       await bulk.close();

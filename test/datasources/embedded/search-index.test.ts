@@ -70,8 +70,7 @@ describe('embedded SearchIndex on a file', () => {
     await index.ensureIndex({ ...definition, fields: { ...definition.fields, size: { kind: 'number', sortable: true } } });
     expect((await index.search({ index: 'things', filters: [], sort: [], limit: 10 })).hits).to.deep.equal([]);
     await index.upsert('things', [{ id: 'b', name: 'banana', size: 3 }]);
-    expect((await index.search({ index: 'things', text: 'banana', filters: [], sort: [], limit: 10 })).hits.map((hit) => hit.id))
-      .to.deep.equal(['b']);
+    expect((await index.search({ index: 'things', text: 'banana', filters: [], sort: [], limit: 10 })).hits.map((hit) => hit.id)).to.deep.equal(['b']);
     await index.close();
   });
 
@@ -84,9 +83,17 @@ describe('embedded SearchIndex on a file', () => {
     };
     const index = createEmbeddedSearchIndex({ path });
     await index.ensureIndex(definition);
-    await index.upsert('things', [{ id: 'a', colour: 'red', shape: 'round', size: 2 }, { id: 'b', colour: 'red', shape: 'square', size: 1 }]);
+    await index.upsert('things', [
+      { id: 'a', colour: 'red', shape: 'round', size: 2 },
+      { id: 'b', colour: 'red', shape: 'square', size: 1 },
+    ]);
     await index.ensureIndex({ ...definition, compoundIndexes: [['colour', 'shape', 'size']] });
-    const result = await index.search({ index: 'things', filters: [{ field: 'colour', op: 'eq', value: 'red' }], sort: [{ field: 'size', direction: 'asc' }], limit: 10 });
+    const result = await index.search({
+      index: 'things',
+      filters: [{ field: 'colour', op: 'eq', value: 'red' }],
+      sort: [{ field: 'size', direction: 'asc' }],
+      limit: 10,
+    });
     expect(result.hits.map((hit) => hit.id)).to.deep.equal(['b', 'a']);
     await index.close();
 
@@ -101,7 +108,10 @@ describe('embedded SearchIndex on a file', () => {
     await writeMarksWithStatistics(path);
     const query = {
       index: 'trademarks',
-      filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+      filters: [
+        { field: 'office_code', op: 'eq' as const, value: 'US' },
+        { field: 'status_primary', op: 'eq' as const, value: 'active' },
+      ],
       sort: [{ field: 'filing_date', direction: 'desc' as const }],
       limit: 21,
     };
@@ -137,13 +147,19 @@ describe('embedded SearchIndex on a file', () => {
       const query = {
         index: 'trademarks',
         text: word,
-        filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+        filters: [
+          { field: 'office_code', op: 'eq' as const, value: 'US' },
+          { field: 'status_primary', op: 'eq' as const, value: 'active' },
+        ],
         sort: [{ field: 'filing_date', direction: 'desc' as const }],
         limit: 7,
       };
       const first = await index.search(query);
       const second = await index.search({ ...query, searchAfter: first.hits[first.hits.length - 1]!.sortValues, snapshot: first.snapshot });
-      expect([...first.hits, ...second.hits].map((hit) => hit.id), word).to.deep.equal(expected.slice(0, 14));
+      expect(
+        [...first.hits, ...second.hits].map((hit) => hit.id),
+        word,
+      ).to.deep.equal(expected.slice(0, 14));
       expect(first.hits.every((hit) => hit.score === null)).to.equal(true);
     }
     await index.close();
@@ -155,7 +171,10 @@ describe('embedded SearchIndex on a file', () => {
     const query = {
       index: 'trademarks',
       text: 'alpha',
-      filters: [{ field: 'office_code', op: 'eq' as const, value: 'US' }, { field: 'status_primary', op: 'eq' as const, value: 'active' }],
+      filters: [
+        { field: 'office_code', op: 'eq' as const, value: 'US' },
+        { field: 'status_primary', op: 'eq' as const, value: 'active' },
+      ],
       sort: [{ field: 'filing_date', direction: 'desc' as const }],
       limit: 21,
     };
@@ -169,15 +188,25 @@ describe('embedded SearchIndex on a file', () => {
 
   it('refuses a compound index over a text or array field', async () => {
     const index = createEmbeddedSearchIndex({ path: ':memory:' });
-    const definition: IndexDefinition = { name: 'things', fields: { name: { kind: 'text' }, tags: { kind: 'keyword', array: true }, size: { kind: 'number' } }, compoundIndexes: [['tags', 'size']] };
-    const failure = await index.ensureIndex(definition).then(() => null, (error: unknown) => error);
+    const definition: IndexDefinition = {
+      name: 'things',
+      fields: { name: { kind: 'text' }, tags: { kind: 'keyword', array: true }, size: { kind: 'number' } },
+      compoundIndexes: [['tags', 'size']],
+    };
+    const failure = await index.ensureIndex(definition).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(UnsupportedQueryError);
     await index.close();
   });
 
   it('refuses to search an index that was not ensured', async () => {
     const index = createEmbeddedSearchIndex({ path: ':memory:' });
-    const failure = await index.currentSnapshot('nope').then(() => null, (error: unknown) => error);
+    const failure = await index.currentSnapshot('nope').then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(UnsupportedQueryError);
     await index.close();
   });

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { createRedisKeyValue } from '../../../datasources/redis/key-value';
 import { DependencyUnavailableError, type KeyValue } from '../../../datasources/ports';
-import {
-  canSpawnRedisServer,
-  canStartRedisServer,
-  spawnRedisServer,
-  startRedisServer,
-  type TestRedisServer,
-} from '../../support/redis-server';
+import { canSpawnRedisServer, canStartRedisServer, spawnRedisServer, startRedisServer, type TestRedisServer } from '../../support/redis-server';
 import { describeKeyValueContract } from '../key-value.contract';
 
 const OUTAGE_WINDOW = [{ key: 'outage', limit: 10, windowMs: 60_000 }];

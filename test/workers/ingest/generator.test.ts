@@ -43,7 +43,17 @@ interface Catalog {
 }
 
 function collect(marks: number, seed: number, batchSize?: number): { catalog: Catalog; batches: CatalogBatch[] } {
-  const catalog: Catalog = { trademarks: [], owners: [], entities: [], attorneys: [], firms: [], proceedings: [], trademark_changes: [], trademark_sources: [], trademark_events: [] };
+  const catalog: Catalog = {
+    trademarks: [],
+    owners: [],
+    entities: [],
+    attorneys: [],
+    firms: [],
+    proceedings: [],
+    trademark_changes: [],
+    trademark_sources: [],
+    trademark_events: [],
+  };
   const batches: CatalogBatch[] = [];
   for (const batch of generateCatalog({ marks, seed, batchSize })) {
     batches.push(batch);
@@ -77,20 +87,45 @@ function leiIsValid(lei: string): boolean {
 
 /** Stage → primary, as the brief for the catalog states it. */
 const EXPECTED_PRIMARY: Record<StatusStage, StatusPrimary> = {
-  registered: 'active', allowed: 'active', pending_issuance: 'active', pending_cancellation: 'active',
-  filed: 'pending', examining: 'pending', pending_publication: 'pending', published: 'pending', opposition_period: 'pending', pending_opposition: 'pending',
-  abandoned: 'inactive', withdrawn: 'inactive', surrendered: 'inactive', refused: 'inactive', cancelled: 'inactive', invalidated: 'inactive', expired: 'inactive',
+  registered: 'active',
+  allowed: 'active',
+  pending_issuance: 'active',
+  pending_cancellation: 'active',
+  filed: 'pending',
+  examining: 'pending',
+  pending_publication: 'pending',
+  published: 'pending',
+  opposition_period: 'pending',
+  pending_opposition: 'pending',
+  abandoned: 'inactive',
+  withdrawn: 'inactive',
+  surrendered: 'inactive',
+  refused: 'inactive',
+  cancelled: 'inactive',
+  invalidated: 'inactive',
+  expired: 'inactive',
   unknown: 'unknown',
 };
 
 const REASONS_BY_STAGE: Partial<Record<StatusStage, ReadonlyArray<string | null>>> = {
-  filed: ['under_examination'], examining: ['under_examination'], pending_publication: ['awaiting_publication'],
-  published: ['in_opposition_period'], opposition_period: ['in_opposition_period'], pending_opposition: ['opposed'],
-  registered: ['registration_in_force', 'renewed'], pending_cancellation: ['registration_in_force', 'renewed'],
-  abandoned: ['abandoned_no_response'], withdrawn: ['withdrawn_by_applicant'], surrendered: ['surrendered_by_owner'],
-  refused: ['refused_absolute_grounds', 'refused_relative_grounds'], cancelled: ['cancelled_non_use', 'cancelled_no_declaration_of_use'],
-  invalidated: ['invalidated_by_decision'], expired: ['expired_not_renewed'], unknown: ['unknown'],
-  allowed: [null], pending_issuance: [null],
+  filed: ['under_examination'],
+  examining: ['under_examination'],
+  pending_publication: ['awaiting_publication'],
+  published: ['in_opposition_period'],
+  opposition_period: ['in_opposition_period'],
+  pending_opposition: ['opposed'],
+  registered: ['registration_in_force', 'renewed'],
+  pending_cancellation: ['registration_in_force', 'renewed'],
+  abandoned: ['abandoned_no_response'],
+  withdrawn: ['withdrawn_by_applicant'],
+  surrendered: ['surrendered_by_owner'],
+  refused: ['refused_absolute_grounds', 'refused_relative_grounds'],
+  cancelled: ['cancelled_non_use', 'cancelled_no_declaration_of_use'],
+  invalidated: ['invalidated_by_decision'],
+  expired: ['expired_not_renewed'],
+  unknown: ['unknown'],
+  allowed: [null],
+  pending_issuance: [null],
 };
 
 const FIFTEEN_OFFICES = ['US', 'EM', 'GB', 'WO', 'CN', 'JP', 'KR', 'CA', 'AU', 'DE', 'FR', 'IN', 'BR', 'MX', 'CH'];
@@ -133,14 +168,22 @@ describe('workers/ingest/generator', function () {
 
     it('uses office-shaped application numbers, unique per office, with IDs derived from them', () => {
       const formats: Record<string, RegExp> = {
-        US: /^(7[4-9]|8[5-8]|9[0789])\d{6}$/, EM: /^0[01]\d{7}$/, WO: /^\d{6,7}$/, GB: /^UK0000\d{7}$/, JP: /^(19|20)\d{2}-\d{6}$/,
-        KR: /^40-(19|20)\d{2}-\d{7}$/, CH: /^\d{5}\/(19|20)\d{2}$/, CA: /^\d{7}$/, BR: /^\d{9}$/,
+        US: /^(7[4-9]|8[5-8]|9[0789])\d{6}$/,
+        EM: /^0[01]\d{7}$/,
+        WO: /^\d{6,7}$/,
+        GB: /^UK0000\d{7}$/,
+        JP: /^(19|20)\d{2}-\d{6}$/,
+        KR: /^40-(19|20)\d{2}-\d{7}$/,
+        CH: /^\d{5}\/(19|20)\d{2}$/,
+        CA: /^\d{7}$/,
+        BR: /^\d{9}$/,
       };
       const keys = new Set<string>();
       for (const tm of catalog.trademarks) {
         const format = formats[tm.office_code];
         if (format !== undefined) expect(tm.application_number, tm.office_code).to.match(format);
-        if (tm.office_code === 'EM' && tm.filing_date >= '2019-06-01') expect(tm.application_number.startsWith('018') || tm.application_number.startsWith('019')).to.equal(true);
+        if (tm.office_code === 'EM' && tm.filing_date >= '2019-06-01')
+          expect(tm.application_number.startsWith('018') || tm.application_number.startsWith('019')).to.equal(true);
         const key = `${tm.office_code}:${tm.application_number}`;
         expect(keys.has(key), key).to.equal(false);
         keys.add(key);
@@ -152,7 +195,12 @@ describe('workers/ingest/generator', function () {
       const irs = new Map(catalog.trademarks.filter((tm) => tm.office_code === 'WO').map((tm) => [tm.ir_number, tm]));
       expect(irs.size).to.be.greaterThan(20);
       for (const ir of irs.values()) {
-        expect(ir).to.include({ filing_route: 'madrid', scope_kind: 'international', application_number: ir.ir_number, international_registration_date: ir.filing_date });
+        expect(ir).to.include({
+          filing_route: 'madrid',
+          scope_kind: 'international',
+          application_number: ir.ir_number,
+          international_registration_date: ir.filing_date,
+        });
       }
       const designations = catalog.trademarks.filter((tm) => tm.office_code !== 'WO' && tm.filing_route === 'madrid');
       expect(designations.length).to.be.greaterThan(irs.size);
@@ -189,13 +237,18 @@ describe('workers/ingest/generator', function () {
         const inForce = tm.status.stage === 'registered' || tm.status.stage === 'pending_cancellation';
         expect(tm.renewal_due_date, where).to.equal(inForce ? tm.expiry_date : null);
         if (tm.status.stage === 'pending_opposition') expect(tm.status.challenge_states).to.deep.equal(['opposition_pending']);
-        if (tm.status.stage === 'pending_cancellation') expect(tm.status.challenge_states).to.have.length(1).and.satisfy((states: string[]) => ['cancellation_pending', 'invalidity_pending'].includes(states[0]));
+        if (tm.status.stage === 'pending_cancellation')
+          expect(tm.status.challenge_states)
+            .to.have.length(1)
+            .and.satisfy((states: string[]) => ['cancellation_pending', 'invalidity_pending'].includes(states[0]));
         if (tm.status.challenge_states.includes('appeal_pending')) expect(tm.status.stage).to.equal('examining');
-        if (tm.status.stage === 'registered' && tm.status.primary === 'active') expect(tm.expiry_date !== null && tm.expiry_date > '2026-04-30', where).to.equal(true);
+        if (tm.status.stage === 'registered' && tm.status.primary === 'active')
+          expect(tm.expiry_date !== null && tm.expiry_date > '2026-04-30', where).to.equal(true);
         if (tm.status.reason !== null) expect(STATUS_REASONS).to.include(tm.status.reason);
       }
       const stages = new Set(catalog.trademarks.map((tm) => tm.status.stage));
-      for (const stage of ['filed', 'examining', 'opposition_period', 'registered', 'abandoned', 'refused', 'expired', 'allowed'] as const) expect(stages.has(stage), stage).to.equal(true);
+      for (const stage of ['filed', 'examining', 'opposition_period', 'registered', 'abandoned', 'refused', 'expired', 'allowed'] as const)
+        expect(stages.has(stage), stage).to.equal(true);
     });
 
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {
@@ -336,7 +389,9 @@ describe('workers/ingest/generator', function () {
         if ('status_stage' in last) expect(last.status_stage).to.equal(tm.status.stage);
       }
       // Renewals move the expiry (and renewal due date) without a stage change.
-      expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('expiry_date') && !row.changed_fields.includes('status_stage'))).to.equal(true);
+      expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('expiry_date') && !row.changed_fields.includes('status_stage'))).to.equal(
+        true,
+      );
       expect(catalog.trademark_changes.some((row) => row.change_type === 'corrected')).to.equal(true);
       expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('owner_ids'))).to.equal(true);
     });
@@ -352,7 +407,7 @@ describe('workers/ingest/generator', function () {
       for (const tm of catalog.trademarks) expect(perMark.get(tm._id)).to.be.within(1, 2);
     });
 
-    it('uses event codes from data/event_types.json, dated within the mark\'s life', () => {
+    it("uses event codes from data/event_types.json, dated within the mark's life", () => {
       const codes = new Set(eventTypes.map((type) => type.code));
       const marks = byId(catalog.trademarks);
       for (const event of catalog.trademark_events) {
@@ -367,7 +422,7 @@ describe('workers/ingest/generator', function () {
   });
 
   describe('proceedings', () => {
-    it('exist for about 3 % of marks, match proceeding_count and contest only the mark\'s classes', () => {
+    it("exist for about 3 % of marks, match proceeding_count and contest only the mark's classes", () => {
       const marks = byId(catalog.trademarks);
       const owners = byId(catalog.owners);
       const counted = new Map<string, number>();
@@ -389,7 +444,9 @@ describe('workers/ingest/generator', function () {
       const types = new Set(catalog.proceedings.map((p) => p.proceeding_type));
       expect(types.has('opposition') && types.has('cancellation')).to.equal(true);
       for (const tm of catalog.trademarks.filter((mark) => mark.status.stage === 'pending_opposition')) {
-        expect(catalog.proceedings.some((p) => p.trademark_ids[0] === tm._id && p.proceeding_type === 'opposition' && ['pending', 'suspended'].includes(p.status))).to.equal(true);
+        expect(
+          catalog.proceedings.some((p) => p.trademark_ids[0] === tm._id && p.proceeding_type === 'opposition' && ['pending', 'suspended'].includes(p.status)),
+        ).to.equal(true);
       }
     });
   });

@@ -46,10 +46,7 @@ interface EventWording {
 }
 
 const EVENT_WORDING: ReadonlyMap<string, EventWording> = new Map(
-  eventTypes.map((type) => [
-    type.code,
-    { uspto: type.uspto_tsdr[0]?.description ?? null, euipo: type.euipo_status[0] ?? null, generic: type.description },
-  ]),
+  eventTypes.map((type) => [type.code, { uspto: type.uspto_tsdr[0]?.description ?? null, euipo: type.euipo_status[0] ?? null, generic: type.description }]),
 );
 
 function eventDescription(code: string, officeCode: string, proceedingNumber: string | null): string {
@@ -215,6 +212,6 @@ function buildEvents(input: HistoryInput): TrademarkEventDoc[] {
     event_type: event.code,
     event_date: isoDate(event.day),
     office_code: input.office.code,
-    description: eventDescription(event.code, input.office.code, event.proceeding === null ? null : input.proceedingNumbers.get(event.proceeding) ?? null),
+    description: eventDescription(event.code, input.office.code, event.proceeding === null ? null : (input.proceedingNumbers.get(event.proceeding) ?? null)),
   }));
 }

@@ -174,7 +174,16 @@ class Simulation {
   }
 
   private proceeding(type: ProceedingType, filedDay: number, description: string, challengerIndex: number | null): ProceedingPlan {
-    const plan: ProceedingPlan = { type, filedDay, decisionDay: null, status: 'pending', outcome: null, description, challengerIndex, contestedClasses: this.contested() };
+    const plan: ProceedingPlan = {
+      type,
+      filedDay,
+      decisionDay: null,
+      status: 'pending',
+      outcome: null,
+      description,
+      challengerIndex,
+      contestedClasses: this.contested(),
+    };
     this.proceedings.push(plan);
     return plan;
   }
@@ -228,7 +237,8 @@ class Simulation {
     }
 
     // A partial refusal drops a class (never once a proceeding has contested the classes).
-    const keptClasses = this.proceedings.length === 0 && this.state.classes.length > 1 && this.random.chance(0.08) ? this.state.classes.slice(0, -1) : this.state.classes;
+    const keptClasses =
+      this.proceedings.length === 0 && this.state.classes.length > 1 && this.random.chance(0.08) ? this.state.classes.slice(0, -1) : this.state.classes;
     if (!this.step(day, ['approved_for_publication'], { stage: 'pending_publication', reason: 'awaiting_publication', classes: keptClasses })) return;
     const [minDelay, maxDelay] = office.publicationDelayDays;
     const publicationDay = Math.max(day + this.random.int(14, 45), filingDay + this.random.int(minDelay, maxDelay));
@@ -280,7 +290,8 @@ class Simulation {
         if (!this.event(extensionDay, 'use_extension_requested')) return;
         this.event(extensionDay + this.random.int(3, 20), 'use_extension_granted');
       }
-      if (this.random.chance(0.35)) return this.die(addMonths(allowanceDay, 6 * (extensions + 1)) + this.random.int(1, 40), 'abandoned', 'abandoned_no_response', ['abandoned']);
+      if (this.random.chance(0.35))
+        return this.die(addMonths(allowanceDay, 6 * (extensions + 1)) + this.random.int(1, 40), 'abandoned', 'abandoned_no_response', ['abandoned']);
       const useDay = addMonths(allowanceDay, 6 * extensions) + this.random.int(10, 170);
       if (!this.event(useDay, 'statement_of_use_filed')) return;
       const acceptedDay = useDay + this.random.int(30, 90);
@@ -308,7 +319,14 @@ class Simulation {
     const { office, kind, filingDay, internationalDay } = this.input;
     let expiry = addYears(internationalDay ?? termStart(office, filingDay, registrationDate), TERM_YEARS);
     while (expiry <= registrationDate) expiry = addYears(expiry, TERM_YEARS);
-    const changes: Partial<MarkState> = { stage: 'registered', reason: 'registration_in_force', challenges: [], registration: registrationDate, registrationNumber, expiry };
+    const changes: Partial<MarkState> = {
+      stage: 'registered',
+      reason: 'registration_in_force',
+      challenges: [],
+      registration: registrationDate,
+      registrationNumber,
+      expiry,
+    };
     if (!this.step(noticeDay, ['registered'], changes)) return;
     if (this.input.priorityCorrected && this.random.chance(0.7)) this.correctPriority(noticeDay);
     this.maintain(registrationDate, kind);
@@ -357,7 +375,13 @@ class Simulation {
       }
       this.event(expiry - this.random.int(30, 180), 'renewal_filed');
       renewed = true;
-      if (!this.step(expiry - this.random.int(0, 25), ['renewed'], { expiry: addYears(expiry, TERM_YEARS), reason: this.state.stage === 'registered' ? 'renewed' : this.state.reason })) return;
+      if (
+        !this.step(expiry - this.random.int(0, 25), ['renewed'], {
+          expiry: addYears(expiry, TERM_YEARS),
+          reason: this.state.stage === 'registered' ? 'renewed' : this.state.reason,
+        })
+      )
+        return;
     }
   }
 
@@ -388,7 +412,14 @@ class Simulation {
   private cancellation(day: number, renewed: boolean): boolean {
     const invalidity = ['EM', 'GB', 'DE', 'FR', 'ES', 'CH'].includes(this.input.office.code) && this.random.chance(0.4);
     const plan = this.proceeding('cancellation', day, invalidity ? 'Application for a declaration of invalidity' : 'Revocation for non-use', this.challenger());
-    if (!this.step(day, ['cancellation_requested'], { stage: 'pending_cancellation', challenges: [invalidity ? 'invalidity_pending' : 'cancellation_pending'] }, plan)) {
+    if (
+      !this.step(
+        day,
+        ['cancellation_requested'],
+        { stage: 'pending_cancellation', challenges: [invalidity ? 'invalidity_pending' : 'cancellation_pending'] },
+        plan,
+      )
+    ) {
       this.proceedings.pop();
       return false;
     }

@@ -20,16 +20,62 @@ export const ATTORNEYS_PER_MARK = 1 / 40;
 
 const OWNER_COUNTRIES = new WeightedTable<string>(
   Object.entries({
-    US: 24, CN: 16, DE: 6, JP: 6, GB: 5, FR: 4, KR: 4, IN: 4, IT: 3, BR: 3, CH: 2.5, CA: 2.5, AU: 2, MX: 2, ES: 2,
-    NL: 1.5, SE: 1, TW: 1, HK: 0.8, SG: 0.6, TR: 1, IL: 0.5, BE: 0.5, AT: 0.6, DK: 0.5, IE: 0.4,
+    US: 24,
+    CN: 16,
+    DE: 6,
+    JP: 6,
+    GB: 5,
+    FR: 4,
+    KR: 4,
+    IN: 4,
+    IT: 3,
+    BR: 3,
+    CH: 2.5,
+    CA: 2.5,
+    AU: 2,
+    MX: 2,
+    ES: 2,
+    NL: 1.5,
+    SE: 1,
+    TW: 1,
+    HK: 0.8,
+    SG: 0.6,
+    TR: 1,
+    IL: 0.5,
+    BE: 0.5,
+    AT: 0.6,
+    DK: 0.5,
+    IE: 0.4,
   }).map(([value, weight]) => ({ value, weight })),
 );
 
 const EXCHANGES: Record<string, string> = {
-  US: 'NASDAQ', CN: 'SSE', DE: 'XETRA', JP: 'TSE', GB: 'LSE', FR: 'Euronext Paris', KR: 'KRX', IN: 'NSE', IT: 'Borsa Italiana',
-  BR: 'B3', CH: 'SIX', CA: 'TSX', AU: 'ASX', MX: 'BMV', ES: 'BME', NL: 'Euronext Amsterdam', SE: 'Nasdaq Stockholm',
-  TW: 'TWSE', HK: 'HKEX', SG: 'SGX', TR: 'Borsa Istanbul', IL: 'TASE', BE: 'Euronext Brussels', AT: 'Wiener Börse',
-  DK: 'Nasdaq Copenhagen', IE: 'Euronext Dublin',
+  US: 'NASDAQ',
+  CN: 'SSE',
+  DE: 'XETRA',
+  JP: 'TSE',
+  GB: 'LSE',
+  FR: 'Euronext Paris',
+  KR: 'KRX',
+  IN: 'NSE',
+  IT: 'Borsa Italiana',
+  BR: 'B3',
+  CH: 'SIX',
+  CA: 'TSX',
+  AU: 'ASX',
+  MX: 'BMV',
+  ES: 'BME',
+  NL: 'Euronext Amsterdam',
+  SE: 'Nasdaq Stockholm',
+  TW: 'TWSE',
+  HK: 'HKEX',
+  SG: 'SGX',
+  TR: 'Borsa Istanbul',
+  IL: 'TASE',
+  BE: 'Euronext Brussels',
+  AT: 'Wiener Börse',
+  DK: 'Nasdaq Copenhagen',
+  IE: 'Euronext Dublin',
 };
 /** Markets whose tickers are numeric codes. */
 const NUMERIC_TICKER_DIGITS: Record<string, number> = { JP: 4, CN: 6, KR: 6, HK: 4, TW: 4 };
@@ -58,7 +104,9 @@ function lei(random: Random): string {
 function ticker(random: Random, name: string, countryCode: string): string {
   const digits = NUMERIC_TICKER_DIGITS[countryCode];
   if (digits !== undefined) return random.digits(digits);
-  const letters = canonicalName(name).replace(/[^a-z]/g, '').toUpperCase();
+  const letters = canonicalName(name)
+    .replace(/[^a-z]/g, '')
+    .toUpperCase();
   const length = random.int(2, 4);
   return (letters.slice(0, length) || 'MQ').padEnd(length, 'X');
 }
@@ -127,7 +175,7 @@ class PartyBuilder {
     return {
       source: listed ? 'exchange_listing' : 'gleif',
       ticker: listed ? ticker(this.random, owner.name, countryCode) : null,
-      exchange: listed ? EXCHANGES[countryCode] ?? 'NYSE' : null,
+      exchange: listed ? (EXCHANGES[countryCode] ?? 'NYSE') : null,
       lei: withLei ? lei(this.random) : null,
       entity_status: 'ACTIVE',
     };
@@ -191,7 +239,10 @@ class PartyBuilder {
       this.relate(child.owner, parent.owner, 'IS_DIRECTLY_CONSOLIDATED_BY');
       if (parent !== top) this.relate(child.owner, top.owner, 'IS_ULTIMATELY_CONSOLIDATED_BY');
     }
-    this.newEntity(members.map((member) => member.owner), 'lei');
+    this.newEntity(
+      members.map((member) => member.owner),
+      'lei',
+    );
   }
 
   /** Stores the relationship on both sides: the child's row points to its parent and vice versa. */
@@ -215,9 +266,7 @@ class PartyBuilder {
 
 /** Countries where each office's direct filers and attorneys come from, weighted like the offices. */
 const REPRESENTATION_COUNTRIES = new WeightedTable<string>(
-  OFFICE_PROFILES.flatMap((profile) =>
-    profile.homeCountries.map((country) => ({ value: country, weight: profile.weight / profile.homeCountries.length })),
-  ),
+  OFFICE_PROFILES.flatMap((profile) => profile.homeCountries.map((country) => ({ value: country, weight: profile.weight / profile.homeCountries.length }))),
 );
 
 type FirmNamePattern = (random: Random, countryCode: string) => string;
@@ -271,9 +320,7 @@ function buildFirmsAndAttorneys(random: Random, seed: number, attorneyCount: num
       name,
       canonical_name: canonicalName(name),
       country_code: countryCode,
-      aliases: random.chance(0.3)
-        ? [{ name: name.toUpperCase(), type: 'office_spelling', source_office: random.pick(OFFICE_PROFILES).code }]
-        : [],
+      aliases: random.chance(0.3) ? [{ name: name.toUpperCase(), type: 'office_spelling', source_office: random.pick(OFFICE_PROFILES).code }] : [],
       merged_into: null,
       created_at: createdAt,
       updated_at: laterTimestamp(random, createdAt),

@@ -15,17 +15,47 @@ const TYPE_CODES: Partial<Record<ProceedingType, string>> = { opposition: 'OPP',
 /** Office numbering of proceedings where known (TTAB 91/92 numbers, EUIPO B/C/R numbers, UKIPO OP/CA). */
 const PROCEEDING_SERIES: Readonly<Record<string, Partial<Record<ProceedingType, NumberSeries>>>> = {
   US: {
-    opposition: continuous(String, [['1990-01-01', 91080000], ['2026-11-01', 91300000]]),
-    cancellation: continuous(String, [['1990-01-01', 92018000], ['2026-11-01', 92089000]]),
+    opposition: continuous(String, [
+      ['1990-01-01', 91080000],
+      ['2026-11-01', 91300000],
+    ]),
+    cancellation: continuous(String, [
+      ['1990-01-01', 92018000],
+      ['2026-11-01', 92089000],
+    ]),
   },
   EM: {
-    opposition: continuous((n) => `B${pad(n, 7)}`, [['1996-04-01', 1], ['2026-11-01', 3260000]]),
-    cancellation: continuous((n) => `C${pad(n, 6)}`, [['1996-04-01', 1], ['2026-11-01', 66000]]),
+    opposition: continuous(
+      (n) => `B${pad(n, 7)}`,
+      [
+        ['1996-04-01', 1],
+        ['2026-11-01', 3260000],
+      ],
+    ),
+    cancellation: continuous(
+      (n) => `C${pad(n, 6)}`,
+      [
+        ['1996-04-01', 1],
+        ['2026-11-01', 66000],
+      ],
+    ),
     appeal: [yearly('1996-04-01', 3000, (n, year) => `R${n}/${year}-${1 + (n % 5)}`)],
   },
   GB: {
-    opposition: continuous((n) => `OP${pad(n, 9)}`, [['1990-01-01', 40000], ['2026-11-01', 440000]]),
-    cancellation: continuous((n) => `CA${pad(n, 9)}`, [['1990-01-01', 10000], ['2026-11-01', 520000]]),
+    opposition: continuous(
+      (n) => `OP${pad(n, 9)}`,
+      [
+        ['1990-01-01', 40000],
+        ['2026-11-01', 440000],
+      ],
+    ),
+    cancellation: continuous(
+      (n) => `CA${pad(n, 9)}`,
+      [
+        ['1990-01-01', 10000],
+        ['2026-11-01', 520000],
+      ],
+    ),
   },
 };
 
@@ -61,7 +91,10 @@ export function buildProceeding(plan: ProceedingPlan, context: ProceedingContext
   if (context.challenger !== null) parties.push(party(context.challenger, plan.type === 'opposition' ? 'opponent' : 'petitioner'));
   for (const holder of context.holders) parties.push(party(holder, context.challenger === null ? 'other' : 'respondent'));
   const createdMs = observationDay(random, plan.filedDay, context.firstObservedDay) * 86_400_000 + random.int(0, 86_399) * 1000;
-  const updatedMs = plan.decisionDay === null ? createdMs : Math.max(createdMs, observationDay(random, plan.decisionDay, context.firstObservedDay) * 86_400_000 + random.int(0, 86_399) * 1000);
+  const updatedMs =
+    plan.decisionDay === null
+      ? createdMs
+      : Math.max(createdMs, observationDay(random, plan.decisionDay, context.firstObservedDay) * 86_400_000 + random.int(0, 86_399) * 1000);
   return {
     _id: catalogId('prc_', context.officeCode, context.number),
     proceeding_type: plan.type,

@@ -178,7 +178,8 @@ export class MarkGenerator {
       const device = this.random.pick(DEVICES);
       return { text: device.text, featureType, viennaCodes: this.random.chance(0.3) ? [device.vienna, '29.01'] : [device.vienna], wordLike: false };
     }
-    const viennaCodes = featureType === 'combined' ? this.random.sample([this.random.pick(DEVICES).vienna, ...COMBINED_MARK_VIENNA], this.random.int(1, 3)).sort() : [];
+    const viennaCodes =
+      featureType === 'combined' ? this.random.sample([this.random.pick(DEVICES).vienna, ...COMBINED_MARK_VIENNA], this.random.int(1, 3)).sort() : [];
     return { text: markText(this.random), featureType, viennaCodes, wordLike: true };
   }
 
@@ -246,7 +247,10 @@ export class MarkGenerator {
   private attorneysFor(ownerIndex: number, office: OfficeProfile): number[] {
     if (this.random.chance(0.1)) return [];
     const ownerCountry = this.parties.owners[ownerIndex].country_code ?? 'US';
-    const country = office.homeCountries.length === 0 || office.homeCountries.includes(ownerCountry) ? ownerCountry : office.homeCountries[ownerIndex % office.homeCountries.length];
+    const country =
+      office.homeCountries.length === 0 || office.homeCountries.includes(ownerCountry)
+        ? ownerCountry
+        : office.homeCountries[ownerIndex % office.homeCountries.length];
     const local = this.parties.attorneysByCountry.get(country);
     const pool = local ?? null;
     const total = this.parties.attorneys.length;
@@ -297,7 +301,9 @@ export class MarkGenerator {
       hooks,
     );
 
-    const proceedingNumbers = new Map(lifecycle.proceedings.map((plan) => [plan, proceedingNumber(this.allocator, random, office.code, plan, applicationNumber)]));
+    const proceedingNumbers = new Map(
+      lifecycle.proceedings.map((plan) => [plan, proceedingNumber(this.allocator, random, office.code, plan, applicationNumber)]),
+    );
     const owners = this.parties.owners;
     const attorneys = this.parties.attorneys;
     // Steps share owner/attorney arrays until they change; map each array to IDs once.
@@ -332,7 +338,17 @@ export class MarkGenerator {
       };
     };
     const history = buildHistory(
-      { trademarkId, office, applicationNumber, markText: shared.design.text, filingDay, steps: lifecycle.steps, events: lifecycle.events, proceedingNumbers, track },
+      {
+        trademarkId,
+        office,
+        applicationNumber,
+        markText: shared.design.text,
+        filingDay,
+        steps: lifecycle.steps,
+        events: lifecycle.events,
+        proceedingNumbers,
+        track,
+      },
       random,
     );
     const final = lifecycle.steps[lifecycle.steps.length - 1].state;
