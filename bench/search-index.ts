@@ -51,7 +51,6 @@ function syntheticTrademark(index: number): IndexDocument {
   return {
     id: `tm_${index.toString(36).padStart(8, '0')}`,
     mark_text: markText,
-    mark_text_normalized: markText.toLowerCase(),
     owner_names: owners.map((owner) => owner.name),
     goods_services_text: Array.from({ length: 8 + Math.floor(random() * 20) }, () => pick(GOODS_WORDS)).join(' '),
     office_code: office,

@@ -10,7 +10,6 @@ export const TRADEMARK_INDEX: IndexDefinition = {
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     /** Lowercased, punctuation-folded mark text for exact and prefix matching. */
-    mark_text_normalized: { kind: 'keyword' },
     owner_names: { kind: 'text', array: true, boost: 1 },
     goods_services_text: { kind: 'text', boost: 0.5 },
 

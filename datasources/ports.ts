@@ -256,9 +256,19 @@ export interface TermCount {
   count: number;
 }
 
+/** What `ensureIndex` did. */
+export interface EnsuredIndex {
+  /**
+   * True when the index now exists empty because this call created it: the first time, or because
+   * its fields changed in a way the adapter cannot migrate in place. Its owner must refill it from
+   * the source of truth (the indexer rebuilds that projection).
+   */
+  created: boolean;
+}
+
 export interface SearchIndex {
   /** Creates or migrates the index for a definition (idempotent). */
-  ensureIndex(definition: IndexDefinition): Promise<void>;
+  ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex>;
   /** Inserts or replaces documents (by `id`), keeping each one's first-indexed sequence. */
   upsert(index: string, docs: readonly IndexDocument[]): Promise<void>;
   remove(index: string, ids: readonly string[]): Promise<void>;

@@ -4,6 +4,7 @@
  * query rejected (or matched) by one is rejected (or matched) by the other.
  */
 import { UnsupportedQueryError, type IndexDefinition, type IndexDocument, type IndexFieldSpec, type SearchFilter, type SearchQuery } from './ports';
+import { foldedWords } from '../domain/text';
 
 /** Terms at least this long match as substrings (trigrams); shorter ones match word prefixes. */
 export const MIN_SUBSTRING_TERM_LENGTH = 3;
@@ -24,11 +25,7 @@ export interface SearchTerms {
  * or digit (so "Coca-Cola" needs both "coca" and "cola", wherever they are). Duplicates dropped.
  */
 export function splitSearchText(text: string): SearchTerms {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  const terms = [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0))];
+  const terms = [...new Set(foldedWords(text))];
   return {
     substringTerms: terms.filter((term) => [...term].length >= MIN_SUBSTRING_TERM_LENGTH),
     prefixTerms: terms.filter((term) => [...term].length < MIN_SUBSTRING_TERM_LENGTH),

@@ -3,16 +3,8 @@
  * and party names (prefix first, then typo-tolerant), goods/services text → standard terms, and
  * goods/services text → Nice classes. Resolvers fetch candidates; the order is decided here only.
  */
+import { foldText } from './text';
 
-/** Lowercase, accents and punctuation folded to single spaces. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
 
 /** Levenshtein distance (insertions, deletions, substitutions each cost 1). */
 export function levenshtein(a: string, b: string): number {

@@ -42,8 +42,14 @@ export class SearchIndexer {
     return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
   }
 
+  /**
+   * Creates or migrates every projection's index, and refills from the store those the SearchIndex
+   * had to create empty (an index definition changed by an upgrade), before anything is served.
+   */
   async ensureIndexes(): Promise<void> {
-    for (const projection of this.projections) await this.search.ensureIndex(projection.index);
+    const created: IndexProjection[] = [];
+    for (const projection of this.projections) if ((await this.search.ensureIndex(projection.index)).created) created.push(projection);
+    if (created.length > 0) await this.refill(created);
   }
 
   private async index(projection: IndexProjection, docs: readonly StoredDocument[]): Promise<void> {
@@ -103,7 +109,14 @@ export class SearchIndexer {
    */
   async rebuild(onProgress?: (index: string, done: number) => void, pageSize = 2000): Promise<void> {
     const position = await this.store.latestPosition();
-    for (const projection of this.projections) {
+    await this.refill(this.projections, onProgress, pageSize);
+    await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position });
+    this.position = position;
+  }
+
+  /** Indexes every source document of these projections; the feed checkpoint is left alone. */
+  private async refill(projections: readonly IndexProjection[], onProgress?: (index: string, done: number) => void, pageSize = 2000): Promise<void> {
+    for (const projection of projections) {
       const source = this.store.collection(projection.source);
       let after = '';
       let done = 0;
@@ -116,8 +129,6 @@ export class SearchIndexer {
         onProgress?.(projection.index.name, done);
       }
     }
-    await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position });
-    this.position = position;
   }
 
   /** Runs `catchUp` whenever the store reports writes, until `stop`. */

@@ -17,6 +17,7 @@ import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import {
   DependencyUnavailableError,
   UnsupportedQueryError,
+  type EnsuredIndex,
   type IndexDefinition,
   type IndexDocument,
   type IndexFieldSpec,
@@ -224,9 +225,9 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
   }
 
   return {
-    async ensureIndex(definition: IndexDefinition): Promise<void> {
+    async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       assertValidDefinition(definition);
-      await reaching(async () => {
+      const created = await reaching(async () => {
         await createIfMissing(sequencesIndex, { mappings: { dynamic: 'strict', properties: { seq: { type: 'long' } } } });
         const created = await createIfMissing(physical(definition.name), {
           settings: { analysis: ANALYSIS },
@@ -234,8 +235,10 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
         });
         // An existing index gains new fields in place; a changed field kind makes this throw.
         if (!created) await client.indices.putMapping({ index: physical(definition.name), ...mappings(definition) });
+        return created;
       });
       definitions.set(definition.name, definition);
+      return { created };
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

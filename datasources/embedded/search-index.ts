@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import {
   UnsupportedQueryError,
+  type EnsuredIndex,
   type IndexDefinition,
   type IndexDocument,
   type SearchFilter,
@@ -159,15 +160,16 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
   }
 
   return {
-    async ensureIndex(definition: IndexDefinition): Promise<void> {
+    async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       const layout = layoutFor(definition);
-      ensureTables(db, layout);
+      const created = ensureTables(db, layout);
       if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
       const writer = createIndexWriter(db, layout);
       // An index opened already grown has its statistics; refresh them only once it grows again.
       sequenceAtLastStatistics = Math.max(sequenceAtLastStatistics, writer.currentSequence());
       indexes.set(definition.name, { layout, writer });
+      return { created };
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -5,7 +5,8 @@
  */
 import type DataLoader from 'dataloader';
 import type { SearchFilter } from '../../datasources/ports';
-import { allowedTypos, foldText, trigramsOf } from '../../domain/suggest';
+import { allowedTypos, trigramsOf } from '../../domain/suggest';
+import { foldText } from '../../domain/text';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
 

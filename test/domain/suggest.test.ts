@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import {
   editSimilarity,
-  foldText,
   goodsWords,
   levenshtein,
   markTextSimilarity,
@@ -37,10 +36,6 @@ const HEADINGS = [
 
 describe('domain/suggest', () => {
   describe('text helpers', () => {
-    it('folds case, accents and punctuation', () => {
-      expect(foldText('  Café-Crème, S.A. ')).to.equal('cafe creme s a');
-    });
-
     it('computes edit distances and similarities', () => {
       expect(levenshtein('kitten', 'sitting')).to.equal(3);
       expect(levenshtein('', 'abc')).to.equal(3);

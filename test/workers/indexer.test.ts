@@ -1,6 +1,10 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { DocumentStore, SearchIndex } from '../../datasources/ports';
 import { COLLECTIONS, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
 import { SearchIndexer } from '../../workers/indexer';
@@ -71,5 +75,24 @@ describe('workers/indexer: the search index follows the store', function () {
     await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).updateOne({ _id: mark._id }, { $set: { office_code: 'QQ' } });
     expect(await indexer.catchUp()).to.equal(1);
     expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'QQ' }])).to.deep.equal([mark._id]);
+  });
+  it('refills an index that an upgraded definition made the search index recreate empty, keeping the feed checkpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marque-indexer-'));
+    const upgraded = createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') });
+    try {
+      const oldTrademarks = { ...TRADEMARK_INDEX, fields: { ...TRADEMARK_INDEX.fields, retired_field: { kind: 'keyword' as const } } };
+      await upgraded.ensureIndex(oldTrademarks);
+      const restarted = new SearchIndexer(store, upgraded, (error) => {
+        throw error;
+      });
+      await restarted.ensureIndexes();
+      const count = await store.collection(COLLECTIONS.trademarks).countDocuments({});
+      const result = await upgraded.search({ index: 'trademarks', filters: [], sort: [], limit: 1, countUpTo: 10_000 });
+      expect(result.total?.value).to.equal(count);
+      expect((await upgraded.ensureIndex(TRADEMARK_INDEX)).created).to.equal(false);
+    } finally {
+      await upgraded.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -90,7 +90,7 @@ export function startIndexThread(files: IndexThreadFiles, onIndexed: (total: num
 function runThread(port: NonNullable<typeof parentPort>, files: IndexThreadFiles): void {
   const store = createEmbeddedDocumentStore({ path: files.storePath, feedCollections: [] });
   const search = createEmbeddedSearchIndex({ path: files.searchPath, bulkLoad: true });
-  const ready = search.ensureIndex(TRADEMARK_INDEX);
+  const ready = search.ensureIndex(TRADEMARK_INDEX).then(() => undefined);
   // Messages are handled one at a time, in order.
   let queue: Promise<void> = ready;
   port.on('message', (message: ToThread) => {

@@ -7,16 +7,6 @@ import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { COLLECTIONS, type AttorneyDoc, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
 import { defineProjection } from './projection';
 
-/** Lowercase, accents and punctuation folded: the key for exact and prefix mark-text matches. */
-export function normalizeMarkText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /**
@@ -34,7 +24,6 @@ export function trademarkIndexDocument(mark: TrademarkDoc, owners: ReadonlyMap<s
   return {
     id: mark._id,
     mark_text: mark.mark_text,
-    mark_text_normalized: normalizeMarkText(mark.mark_text),
     owner_names: markOwners.map((o) => o.name),
     goods_services_text: mark.classifications.map((c) => c.goods_services_text).join('; '),
     office_code: mark.office_code,

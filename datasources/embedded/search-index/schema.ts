@@ -151,13 +151,15 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
  * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
  * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
  */
-export function ensureTables(db: Database.Database, layout: IndexLayout): void {
+/** Creates the index's tables, or keeps them when only secondary indexes changed; true when created (empty). */
+export function ensureTables(db: Database.Database, layout: IndexLayout): boolean {
   db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
   const wanted = JSON.stringify(layout.definition);
   const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as { definition: string } | undefined;
   const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
+  const keep = stored !== undefined && tableShape(stored) === tableShape(layout.definition);
   db.transaction(() => {
-    if (stored && tableShape(stored) === tableShape(layout.definition)) {
+    if (keep) {
       reconcileSecondaryIndexes(db, layout);
     } else {
       if (stored) dropStatements(layoutFor(stored)).forEach((sql) => db.exec(sql));
@@ -167,4 +169,5 @@ export function ensureTables(db: Database.Database, layout: IndexLayout): void {
       db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(layout.definition.name, wanted);
     }
   })();
+  return !keep;
 }

@@ -3,6 +3,7 @@
  * All word lists are ordinary vocabulary chosen for this generator.
  */
 import { Random, WeightedTable } from './random';
+import { foldedWords } from '../../../domain/text';
 
 const ONSETS = [
   'b',
@@ -548,26 +549,15 @@ const LEGAL_FORM_TOKENS = new Set(
   Object.values(LEGAL_FORMS)
     .flat()
     .concat(Object.values(PARTNERSHIP_FORMS), ['LLP', 'Partnership'])
-    .flatMap((form) => canonicalTokens(form)),
+    .flatMap((form) => foldedWords(form)),
 );
-
-function canonicalTokens(name: string): string[] {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((token) => token.length > 0);
-}
 
 /**
  * Normalized name for entity resolution: accents folded, lowercase, punctuation removed, trailing
  * legal-form tokens ("inc", "gmbh", "co ltd") dropped. "Zorvex Technologies, Inc." → "zorvex technologies".
  */
 export function canonicalName(name: string): string {
-  const tokens = canonicalTokens(name);
+  const tokens = foldedWords(name);
   while (tokens.length > 1 && LEGAL_FORM_TOKENS.has(tokens[tokens.length - 1])) tokens.pop();
   return tokens.join(' ');
 }
