@@ -5,7 +5,6 @@
  */
 import { foldText } from './text';
 
-
 /** Levenshtein distance (insertions, deletions, substitutions each cost 1). */
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
