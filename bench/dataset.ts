@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
-import { COLLECTIONS, type LimitsOverride, type OrganizationDoc } from '../domain/records';
+import type { LimitsOverride } from '../domain/plans';
+import { COLLECTIONS, type OrganizationDoc } from '../domain/records';
 import { METERED_POOLS, POOLS, TIERS } from '../domain/plans';
 import { CUSTOMER_SCOPES } from '../domain/scopes';
 import { createApiKey } from '../resolvers/accounts/api-keys';

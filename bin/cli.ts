@@ -17,7 +17,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
 import { createDemoAccount, isEmptyStore, seedAndIndex } from './demo';
-import type { PlanName } from '../domain/records';
+import type { PlanName } from '../domain/plans';
 
 const USAGE = `Usage: marque <command> [options]
 

@@ -45,8 +45,9 @@ function base32(bytes: Uint8Array, length: number): string {
   let out = '';
   let buffer = 0;
   let bits = 0;
-  for (let i = 0; i < bytes.length && out.length < length; i++) {
-    buffer = ((buffer << 8) | bytes[i]) & 0xffff;
+  for (const byte of bytes) {
+    if (out.length >= length) break;
+    buffer = ((buffer << 8) | byte) & 0xffff;
     bits += 8;
     while (bits >= 5 && out.length < length) {
       bits -= 5;

@@ -21,8 +21,8 @@
  * - a pool whose monthly quota is 0 is "not allowed on the plan": its routes answer 403
  *   plan_upgrade_required (the usage response reports `limit: 0`).
  */
-import type { CounterCheck, WindowCheck } from '../datasources/ports';
-import type { LimitsOverride, OrganizationDoc, PlanName } from './records';
+
+export type PlanName = 'beta' | 'free' | 'starter' | 'pro' | 'enterprise';
 
 /** Monthly quota pools (spec: Limits). */
 export const POOLS = ['search', 'read', 'check', 'monitoring', 'reference', 'utility'] as const;
@@ -103,6 +103,22 @@ export const PLANS: Readonly<Record<PlanName, Plan>> = {
   },
 };
 
+/**
+ * Replaces single figures of an organization's plan: per-minute limits by pool, monthly quotas by
+ * metered pool (null: unmetered; the daily sub-cap stays 10 %), tier ceilings.
+ */
+export interface LimitsOverride {
+  per_minute?: Partial<Record<Pool, number>>;
+  monthly?: Partial<Record<MeteredPool, number | null>>;
+  tier_ceilings?: Partial<Record<Tier, number>>;
+}
+
+/** What an organization record says about its plan. */
+export interface PlanHolder {
+  plan: PlanName;
+  limits_override?: LimitsOverride;
+}
+
 /** What applies to one organization: its plan with its `limits_override` laid over it. */
 export interface EffectivePlan extends Plan {
   tierCeilings: Readonly<Record<Tier, number>>;
@@ -113,9 +129,9 @@ export function isMeteredPool(pool: Pool): pool is MeteredPool {
 }
 
 /** Organization records are read-only once loaded (auth keeps one for a few seconds), so their plans are kept with them. */
-const effectivePlans = new WeakMap<Pick<OrganizationDoc, 'plan' | 'limits_override'>, EffectivePlan>();
+const effectivePlans = new WeakMap<PlanHolder, EffectivePlan>();
 
-export function effectivePlan(organization: Pick<OrganizationDoc, 'plan' | 'limits_override'>): EffectivePlan {
+export function effectivePlan(organization: PlanHolder): EffectivePlan {
   let effective = effectivePlans.get(organization);
   if (!effective) {
     effective = planWithOverride(organization);
@@ -124,7 +140,7 @@ export function effectivePlan(organization: Pick<OrganizationDoc, 'plan' | 'limi
   return effective;
 }
 
-function planWithOverride(organization: Pick<OrganizationDoc, 'plan' | 'limits_override'>): EffectivePlan {
+function planWithOverride(organization: PlanHolder): EffectivePlan {
   const plan = PLANS[organization.plan];
   const override: LimitsOverride = organization.limits_override ?? {};
   const quotas = { ...plan.quotas };
@@ -179,7 +195,22 @@ export function utcDay(now: Date): string {
 // ---------------------------------------------------------------------------------------------
 
 /** The two sliding windows of a request: the plan's limit for the pool, then the tier ceiling. */
-export function windowChecks(organizationId: string, pool: Pool, tier: Tier, plan: EffectivePlan): WindowCheck[] {
+/** A sliding window to check and charge (the KeyValue port's WindowCheck). */
+export interface RateWindow {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** A quota counter to check and charge (the KeyValue port's CounterCheck). */
+export interface QuotaCounter {
+  key: string;
+  /** null: unlimited (counted, never refused). */
+  limit: number | null;
+  resetsAt: number;
+}
+
+export function windowChecks(organizationId: string, pool: Pool, tier: Tier, plan: EffectivePlan): RateWindow[] {
   return [
     { key: `rl:${organizationId}:pool:${pool}`, limit: plan.perMinute[pool], windowMs: WINDOW_MS },
     { key: `rl:${organizationId}:tier:${tier}`, limit: plan.tierCeilings[tier], windowMs: WINDOW_MS },
@@ -191,7 +222,7 @@ export function windowChecks(organizationId: string, pool: Pool, tier: Tier, pla
  * next anchor day) then daily (named by the UTC day, resetting at UTC midnight). Empty when the
  * pool is unmetered for this organization. With overage the monthly counter only counts.
  */
-export function quotaChecks(organizationId: string, pool: MeteredPool, plan: EffectivePlan, anchorDay: number, now: Date): CounterCheck[] {
+export function quotaChecks(organizationId: string, pool: MeteredPool, plan: EffectivePlan, anchorDay: number, now: Date): QuotaCounter[] {
   const { monthly, overage } = plan.quotas[pool];
   if (monthly === null) return [];
   const period = billingPeriod(anchorDay, now);

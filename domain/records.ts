@@ -3,7 +3,7 @@
  * public prefixed ID as `_id`; field names are the public snake_case names, so a stored record
  * becomes an API record by renaming `_id` to `id` and adding `object`.
  */
-import type { MeteredPool, Pool, Tier } from './plans';
+import type { LimitsOverride, PlanName } from './plans';
 
 export const COLLECTIONS = {
   trademarks: 'trademarks',
@@ -307,8 +307,6 @@ export interface TrademarkEventDoc {
   description: string | null;
 }
 
-export type PlanName = 'beta' | 'free' | 'starter' | 'pro' | 'enterprise';
-
 export interface OrganizationDoc {
   _id: string; // org_...
   name: string;
@@ -319,16 +317,6 @@ export interface OrganizationDoc {
   limits_override?: LimitsOverride;
   created_at: string;
   updated_at: string;
-}
-
-/**
- * Replaces single figures of an organization's plan (domain/plans.ts): per-minute limits by pool,
- * monthly quotas by metered pool (null: unmetered; the daily sub-cap stays 10 %), tier ceilings.
- */
-export interface LimitsOverride {
-  per_minute?: Partial<Record<Pool, number>>;
-  monthly?: Partial<Record<MeteredPool, number | null>>;
-  tier_ceilings?: Partial<Record<Tier, number>>;
 }
 
 export interface ApiKeyDoc {

@@ -9,7 +9,7 @@ import { join, dirname } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
-  GraphQLError,
+  type GraphQLError,
   parse,
   validate,
   visit,

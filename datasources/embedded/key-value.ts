@@ -30,8 +30,8 @@ class SlidingLog {
 
   prune(nowMs: number): void {
     const cutoff = nowMs - this.windowMs;
-    while (this.head < this.times.length && this.times[this.head] <= cutoff) {
-      this.total -= this.costs[this.head];
+    while (this.head < this.times.length && (this.times[this.head] as number) <= cutoff) {
+      this.total -= this.costs[this.head] as number;
       this.head += 1;
     }
     if (this.head > 1024 && this.head * 2 > this.times.length) {
@@ -51,7 +51,7 @@ class SlidingLog {
   }
 
   newest(): number | null {
-    return this.times.length > this.head ? this.times[this.times.length - 1] : null;
+    return this.times.length > this.head ? (this.times[this.times.length - 1] as number) : null;
   }
 
   /** Milliseconds until `needed` more units fit under `limit`. */
@@ -61,8 +61,8 @@ class SlidingLog {
     if (needed > limit) return this.windowMs;
     let freed = 0;
     for (let index = this.head; index < this.times.length; index += 1) {
-      freed += this.costs[index];
-      if (freed >= excess) return this.times[index] + this.windowMs - nowMs;
+      freed += this.costs[index] as number;
+      if (freed >= excess) return (this.times[index] as number) + this.windowMs - nowMs;
     }
     return this.windowMs;
   }
@@ -172,13 +172,13 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
   /** Checks every window for `cost`; charges all of them only when `charge` and all have room. */
   function evaluateWindows(checks: readonly WindowCheck[], cost: number, nowMs: number, charge: boolean): WindowsDecision {
     const logs = checks.map((check) => windowLog(check, nowMs));
-    const allowed = checks.every((check, index) => logs[index].total + cost <= check.limit);
+    const allowed = checks.every((check, index) => (logs[index] as SlidingLog).total + cost <= check.limit);
     const charged = allowed && charge;
     if (charged) for (const log of logs) log.add(nowMs, cost);
     // After a charge the question is room for the next request; after a refusal, room for this one.
     const needed = charged ? 1 : cost;
     const states = checks.map((check, index): WindowState => {
-      const log = logs[index];
+      const log = logs[index] as SlidingLog;
       return {
         key: check.key,
         limit: check.limit,

@@ -236,7 +236,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
       const args = [fingerprint, String(inFlightTtlMs)];
       const reply = asArray(await guarded(() => runScript(BEGIN_IDEMPOTENT_SCRIPT, [idempotencyKey(key)], args)), 'begin-idempotent');
       if (reply.length === 0) return { state: 'started' };
-      const [state, storedFingerprint, response] = reply.map((field) => asStringOrNull(field, 'begin-idempotent'));
+      const [state = null, storedFingerprint = null, response = null] = reply.map((field) => asStringOrNull(field, 'begin-idempotent'));
       if (storedFingerprint === null) throw new Error(`idempotency record ${key} has no fingerprint`);
       if (state === 'completed' && response !== null) {
         return { state: 'completed', fingerprint: storedFingerprint, response };

@@ -3,7 +3,8 @@
  */
 import type { DocumentStore } from '../../datasources/ports';
 import { randomId } from '../../domain/ids';
-import { COLLECTIONS, type OrganizationDoc, type PlanName } from '../../domain/records';
+import type { PlanName } from '../../domain/plans';
+import { COLLECTIONS, type OrganizationDoc } from '../../domain/records';
 
 export const PLAN_NAMES: readonly PlanName[] = ['beta', 'free', 'starter', 'pro', 'enterprise'];
 

@@ -440,7 +440,10 @@ export function describeDocumentStoreContract(name: string, open: () => Promise<
 
       it("moves a collection's change token on every write to it (when the adapter keeps one)", async function () {
         const before = await store.changeToken('items');
-        if (before === null) return expect(await store.changeToken('other')).to.equal(null);
+        if (before === null) {
+          expect(await store.changeToken('other')).to.equal(null);
+          return;
+        }
         const writes: Array<() => Promise<unknown>> = [
           () => items.insertOne({ _id: 'z1' }),
           () => items.updateOne({ _id: 'z1' }, { $set: { n: 5 } }),

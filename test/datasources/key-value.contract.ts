@@ -84,7 +84,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         const decisions = [];
         for (let index = 0; index < 4; index += 1) decisions.push(await store.consumeWindows([check], 1, now + index));
         expect(decisions.map((decision) => decision.allowed)).to.deep.equal([true, true, true, false]);
-        expect(decisions[2].windows[0]).to.include({ used: 3, remaining: 0, limit: 3, key: check.key });
+        expect(decisions[2]!.windows[0]).to.include({ used: 3, remaining: 0, limit: 3, key: check.key });
       });
 
       it('charges every window when all have room', async () => {
@@ -114,10 +114,10 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
       it('charges `cost` units and refuses a cost that does not fit', async () => {
         const check = window('cost', 5);
         const now = Date.now();
-        expect((await store.consumeWindows([check], 3, now)).windows[0].used).to.equal(3);
+        expect((await store.consumeWindows([check], 3, now)).windows[0]!.used).to.equal(3);
         const refused = await store.consumeWindows([check], 3, now + 1);
         expect(refused.allowed).to.equal(false);
-        expect(refused.windows[0].used).to.equal(3);
+        expect(refused.windows[0]!.used).to.equal(3);
         expect((await store.consumeWindows([check], 2, now + 2)).allowed).to.equal(true);
       });
 
@@ -129,20 +129,20 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         const full = await store.consumeWindows([check], 1, start + 45_000);
         expect(full.allowed).to.equal(false);
         // The request at `start` leaves the window at start + 60 s: 15 s after the refusal.
-        expect(full.windows[0].resetMs).to.equal(15_000);
+        expect(full.windows[0]!.resetMs).to.equal(15_000);
         const stillFull = await store.consumeWindows([check], 1, start + 59_999);
         expect(stillFull.allowed).to.equal(false);
-        expect(stillFull.windows[0].resetMs).to.equal(1);
+        expect(stillFull.windows[0]!.resetMs).to.equal(1);
         const admitted = await store.consumeWindows([check], 1, start + MINUTE_MS);
         expect(admitted.allowed).to.equal(true);
-        expect(admitted.windows[0].used).to.equal(2);
+        expect(admitted.windows[0]!.used).to.equal(2);
       });
 
       it('reports resetMs 0 while there is room and the wait for room once full', async () => {
         const check = window('reset', 2);
         const start = Date.now();
         const first = await store.consumeWindows([check], 1, start);
-        expect(first.windows[0].resetMs).to.equal(0);
+        expect(first.windows[0]!.resetMs).to.equal(0);
         const second = await store.consumeWindows([check], 1, start + 10_000);
         // Full now: the next request fits when the first one leaves, 60 s after start.
         expect(second.windows[0]).to.include({ remaining: 0, resetMs: 50_000 });
@@ -167,8 +167,8 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         const decisions = await Promise.all(Array.from({ length: 50 }, (_, index) => store.consumeWindows([check, tier], 1, now + (index % 3))));
         expect(decisions.filter((decision) => decision.allowed)).to.have.length(20);
         const [plan, ceiling] = await store.peekWindows([check, tier], now + 5);
-        expect(plan.used).to.equal(20);
-        expect(ceiling.used).to.equal(20);
+        expect(plan!.used).to.equal(20);
+        expect(ceiling!.used).to.equal(20);
       });
     });
 
@@ -184,7 +184,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         expect([first.allowed, second.allowed, third.allowed]).to.deep.equal([true, true, false]);
         expect(second.counters[0]).to.deep.equal({ key: check.key, limit: 2, used: 2, resetsAt: check.resetsAt });
         expect(third).to.deep.include({ refusedIndex: 0 });
-        expect(third.counters[0].used).to.equal(2);
+        expect(third.counters[0]!.used).to.equal(2);
       });
 
       it('names the first refusing counter and charges none when one refuses', async () => {
@@ -215,7 +215,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         await sleep(150);
         const next = { ...check, resetsAt: Date.now() + 3_600_000 };
         const [peeked] = await store.peekCounters([next], Date.now());
-        expect(peeked.used).to.equal(0);
+        expect(peeked!.used).to.equal(0);
         expect((await store.consumeCounters([next], 1, Date.now())).allowed).to.equal(true);
       });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError } from '../../domain/errors';
+import { type ApiError } from '../../domain/errors';
 import { CURSOR_TTL_MS, CursorCodec } from '../../resolvers/cursors';
 
 describe('resolvers/cursors: signed, bound, expiring cursors', () => {

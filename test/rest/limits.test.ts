@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createRedisKeyValue } from '../../datasources/redis/key-value';
 import type { KeyValue, WindowState } from '../../datasources/ports';
-import { ApiError } from '../../domain/errors';
+import { type ApiError } from '../../domain/errors';
 import { effectivePlan, quotaChecks, windowChecks } from '../../domain/plans';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { warmRuleCalendars } from '../../resolvers/deadlines/corpus';

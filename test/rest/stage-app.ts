@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import type { DocumentStore, KeyValue } from '../../datasources/ports';
-import type { LimitsOverride, PlanName } from '../../domain/records';
+import type { LimitsOverride, PlanName } from '../../domain/plans';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';

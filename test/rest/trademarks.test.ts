@@ -317,7 +317,7 @@ describe('REST: trademark detail, batch, changes and source', function () {
   });
 
   it('batch returns found marks in request order, unknown IDs in not_found', async () => {
-    const [a, b, c] = [marks[5], marks[1], marks[9]] as TrademarkDoc[];
+    const [a, b, c] = [marks[5]!, marks[1]!, marks[9]!];
     const unknown = 'tm_zzzzzzzzzzzzzzzzzzzz';
     const body = await json<ListBody>(await app.post('/v1/trademarks/batch', { ids: [a._id, unknown, b._id, c._id, a._id] }));
     expect(body.data.map((r) => r.id)).to.deep.equal([a._id, b._id, c._id]);

@@ -12,7 +12,8 @@ import { createEmbeddedDocumentStore } from '../../datasources/embedded/document
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import type { DocumentStore, KeyValue } from '../../datasources/ports';
-import { COLLECTIONS, type LimitsOverride, type PlanName } from '../../domain/records';
+import type { LimitsOverride, PlanName } from '../../domain/plans';
+import { COLLECTIONS } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';

@@ -4,7 +4,7 @@
  */
 import type { DocumentStore, StoredDocument } from '../../datasources/ports';
 import type { TrademarkDoc } from '../../domain/records';
-import { CatalogCollection, generateCatalog } from './generator';
+import { type CatalogCollection, generateCatalog } from './generator';
 
 export interface SeedOptions {
   marks: number;

@@ -27,7 +27,7 @@ describe('embedded KeyValue persistence', () => {
     await first.close();
 
     const reopened = createEmbeddedKeyValue({ path: file });
-    expect((await reopened.peekCounters([check], Date.now()))[0].used).to.equal(2);
+    expect((await reopened.peekCounters([check], Date.now()))[0]!.used).to.equal(2);
     expect((await reopened.consumeCounters([check], 1, Date.now())).allowed).to.equal(true);
     expect((await reopened.consumeCounters([check], 1, Date.now())).refusedIndex).to.equal(0);
     await reopened.close();

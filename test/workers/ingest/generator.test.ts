@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { levenshtein } from '../../../domain/suggest';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ import type {
   TrademarkSourceDoc,
 } from '../../../domain/records';
 import { STATUS_REASONS } from '../../../domain/records';
-import { CatalogBatch, generateCatalog } from '../../../workers/ingest/generator';
+import { type CatalogBatch, generateCatalog } from '../../../workers/ingest/generator';
 import { seedStore } from '../../../workers/ingest/seed';
 
 const dataFile = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../../../data', name), 'utf8'));
@@ -66,16 +67,6 @@ function digest(catalog: Catalog): string {
   const hash = createHash('sha256');
   for (const [name, docs] of Object.entries(catalog)) hash.update(name).update(JSON.stringify(docs));
   return hash.digest('hex');
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 /** ISO 7064 MOD 97-10 over the whole LEI (letters A=10 … Z=35) must leave 1 (ISO 17442). */
@@ -240,7 +231,7 @@ describe('workers/ingest/generator', function () {
         if (tm.status.stage === 'pending_cancellation')
           expect(tm.status.challenge_states)
             .to.have.length(1)
-            .and.satisfy((states: string[]) => ['cancellation_pending', 'invalidity_pending'].includes(states[0]));
+            .and.satisfy((states: string[]) => ['cancellation_pending', 'invalidity_pending'].includes(states[0]!));
         if (tm.status.challenge_states.includes('appeal_pending')) expect(tm.status.stage).to.equal('examining');
         if (tm.status.stage === 'registered' && tm.status.primary === 'active')
           expect(tm.expiry_date !== null && tm.expiry_date > '2026-04-30', where).to.equal(true);
@@ -283,7 +274,7 @@ describe('workers/ingest/generator', function () {
       let pairs = 0;
       for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
-          if (Math.abs(texts[i].length - texts[j].length) <= 1 && levenshtein(texts[i], texts[j]) === 1) pairs++;
+          if (Math.abs(texts[i]!.length - texts[j]!.length) <= 1 && levenshtein(texts[i]!, texts[j]!) === 1) pairs++;
         }
       }
       expect(pairs).to.be.greaterThan(30);
@@ -300,8 +291,8 @@ describe('workers/ingest/generator', function () {
         if (tm.mark_feature_type === 'word') expect(tm.media).to.deep.equal([]);
         if (tm.mark_feature_type === 'figurative' || tm.mark_feature_type === 'combined') {
           expect(tm.media).to.have.length(1);
-          expect(tm.media[0]).to.include({ kind: 'image', mime_type: 'image/png', url: `/v1/media/${tm.media[0].id}` });
-          expect(tm.media[0].id).to.match(/^med_[0-9a-z]{20}$/);
+          expect(tm.media[0]).to.include({ kind: 'image', mime_type: 'image/png', url: `/v1/media/${tm.media[0]!.id}` });
+          expect(tm.media[0]!.id).to.match(/^med_[0-9a-z]{20}$/);
         }
       }
     });
@@ -379,13 +370,13 @@ describe('workers/ingest/generator', function () {
           } else {
             expect(['updated', 'corrected']).to.include(row.change_type);
             expect(Object.keys(row.old_values ?? {})).to.deep.equal(row.changed_fields);
-            expect(row.created_at > rows[i - 1].created_at).to.equal(true);
+            expect(row.created_at > rows[i - 1]!.created_at).to.equal(true);
           }
           expect(Object.keys(row.new_values)).to.include.members(row.changed_fields);
         });
-        expect(rows[rows.length - 1].created_at).to.equal(tm.updated_at);
+        expect(rows[rows.length - 1]!.created_at).to.equal(tm.updated_at);
         expect(tm.source_updated_at <= tm.updated_at && tm.updated_at < TODAY).to.equal(true);
-        const last = rows[rows.length - 1].new_values;
+        const last = rows[rows.length - 1]!.new_values;
         if ('status_stage' in last) expect(last.status_stage).to.equal(tm.status.stage);
       }
       // Renewals move the expiry (and renewal due date) without a stage change.
@@ -428,9 +419,9 @@ describe('workers/ingest/generator', function () {
       const counted = new Map<string, number>();
       for (const proceeding of catalog.proceedings) {
         expect(proceeding.trademark_ids).to.have.length(1);
-        const tm = marks.get(proceeding.trademark_ids[0]);
+        const tm = marks.get(proceeding.trademark_ids[0]!);
         expect(tm).to.not.equal(undefined);
-        counted.set(proceeding.trademark_ids[0], (counted.get(proceeding.trademark_ids[0]) ?? 0) + 1);
+        counted.set(proceeding.trademark_ids[0]!, (counted.get(proceeding.trademark_ids[0]!) ?? 0) + 1);
         const classes = tm?.classifications.map((c) => c.nice_class) ?? [];
         expect(classes).to.include.members(proceeding.contested_classes);
         expect(proceeding.contested_classes.length).to.be.at.least(1);
@@ -477,7 +468,7 @@ describe('workers/ingest/generator', function () {
       }
       const { catalog: expected } = collect(300, 3);
       expect(summary.counts.trademark_events).to.equal(expected.trademark_events.length);
-      const first = await store.collection<TrademarkDoc>('trademarks').findOne({ _id: expected.trademarks[0]._id });
+      const first = await store.collection<TrademarkDoc>('trademarks').findOne({ _id: expected.trademarks[0]!._id });
       expect(first).to.deep.equal(expected.trademarks[0]);
     });
   });

@@ -5,7 +5,7 @@
 import niceTerms from '../../../data/nice_terms.json';
 import type { Classification } from '../../../domain/records';
 import { dayOf } from './dates';
-import { Random, WeightedTable } from './random';
+import { type Random, WeightedTable } from './random';
 
 const TERMS_BY_CLASS: ReadonlyMap<number, readonly string[]> = (() => {
   const byClass = new Map<number, string[]>();

@@ -14,7 +14,7 @@ import type { PlannedEvent, ProceedingPlan, Step } from './lifecycle';
 import { LAST_DAY } from './lifecycle';
 import type { OfficeProfile } from './offices';
 import { BACKFILL_DAYS, BACKFILL_START } from './parties';
-import { Random } from './random';
+import { type Random } from './random';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -102,12 +102,14 @@ export function observationDay(random: Random, day: number, firstObserved: numbe
 
 export function buildHistory(input: HistoryInput, random: Random): History {
   const { trademarkId, office, steps } = input;
+  /** Callers pass at least one step, and every index below stays within the list. */
+  const stepAt = (i: number): Step => steps[i] as Step;
   const firstDay = firstObservationDay(random, input.filingDay);
   let observedMs = firstDay * MS_PER_DAY + random.int(0, 86_399) * 1000;
 
   let index = 0;
-  while (index + 1 < steps.length && steps[index + 1].day <= firstDay) index++;
-  const initial = input.track(steps[index]);
+  while (index + 1 < steps.length && stepAt(index + 1).day <= firstDay) index++;
+  const initial = input.track(stepAt(index));
   const createdAt = new Date(observedMs).toISOString();
   const changes: TrademarkChangeDoc[] = [
     {
@@ -118,18 +120,18 @@ export function buildHistory(input: HistoryInput, random: Random): History {
       changed_fields: Object.keys(initial),
       old_values: null,
       new_values: { ...initial },
-      source_data_date: isoDate(steps[index].day),
+      source_data_date: isoDate(stepAt(index).day),
       office_code: office.code,
       created_at: createdAt,
     },
   ];
   let previous = initial;
-  let lastSourceDay = steps[index].day;
+  let lastSourceDay = stepAt(index).day;
 
   for (index++; index < steps.length; index++) {
     // Several steps on one day are one observation.
-    while (index + 1 < steps.length && steps[index + 1].day === steps[index].day) index++;
-    const step = steps[index];
+    while (index + 1 < steps.length && stepAt(index + 1).day === stepAt(index).day) index++;
+    const step = stepAt(index);
     const current = input.track(step);
     const changedFields: TrackedField[] = [];
     const oldValues: Record<string, TrackedValue> = {};
@@ -160,7 +162,7 @@ export function buildHistory(input: HistoryInput, random: Random): History {
     lastSourceDay = step.day;
   }
 
-  const updatedAt = changes[changes.length - 1].created_at;
+  const updatedAt = (changes[changes.length - 1] as TrademarkChangeDoc).created_at;
   return {
     changes,
     sources: buildSources(input, random, createdAt, updatedAt, changes.length, String(previous.status_stage)),

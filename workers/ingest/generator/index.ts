@@ -17,7 +17,7 @@ import type {
   TrademarkSourceDoc,
 } from '../../../domain/records';
 import { generateParties } from './parties';
-import { emptyBundle, MarkBundle, MarkGenerator } from './trademarks';
+import { emptyBundle, type MarkBundle, MarkGenerator } from './trademarks';
 
 export interface GeneratorOptions {
   marks: number;

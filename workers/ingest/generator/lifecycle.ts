@@ -6,8 +6,8 @@
  */
 import type { ChallengeState, ProceedingStatus, ProceedingType, StatusPrimary, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
-import { OfficeProfile, oppositionEnd, TERM_YEARS, termStart } from './offices';
-import { Random } from './random';
+import { type OfficeProfile, oppositionEnd, TERM_YEARS, termStart } from './offices';
+import { type Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
 export const LAST_DAY = TODAY - 1;
@@ -400,7 +400,7 @@ class Simulation {
       case 'assignment':
         return this.step(day, ['assignment_recorded'], { ownerIndexes: this.hooks.assignee(this.state.ownerIndexes) });
       case 'representative':
-        return this.step(day, ['representative_changed'], { attorneyIndexes: this.hooks.attorneyFor(this.state.ownerIndexes[0]) });
+        return this.step(day, ['representative_changed'], { attorneyIndexes: this.hooks.attorneyFor(this.state.ownerIndexes[0] as number) });
       case 'surrender':
         this.die(day, 'surrendered', 'surrendered_by_owner', ['surrendered']);
         return false;

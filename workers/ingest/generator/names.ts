@@ -2,7 +2,7 @@
  * Brand-like mark texts (and deliberate near-duplicates of them), company names and person names.
  * All word lists are ordinary vocabulary chosen for this generator.
  */
-import { Random, WeightedTable } from './random';
+import { type Random, WeightedTable } from './random';
 import { foldedWords } from '../../../domain/text';
 
 const ONSETS = [
@@ -203,7 +203,9 @@ const LOOKALIKE: Record<string, string> = { C: 'K', K: 'C', S: 'Z', Z: 'S', I: '
 
 function letterPositions(text: string, test: (letter: string) => boolean): number[] {
   const positions: number[] = [];
-  for (let i = 0; i < text.length; i++) if (test(text[i])) positions.push(i);
+  [...text].forEach((letter, i) => {
+    if (test(letter)) positions.push(i);
+  });
   return positions;
 }
 
@@ -238,7 +240,7 @@ export function nearDuplicate(text: string, random: Random): string {
       const vowels = letterPositions(text, (letter) => VOWEL_LETTERS.includes(letter));
       if (vowels.length > 0) {
         const position = random.pick(vowels);
-        const others = VOWEL_LETTERS.replace(text[position], '');
+        const others = VOWEL_LETTERS.replace(text.charAt(position), '');
         return replaceAt(text, position, random.pick(others.split('')));
       }
       break;
@@ -247,7 +249,7 @@ export function nearDuplicate(text: string, random: Random): string {
       const consonants = letterPositions(text, (letter) => /[B-DF-HJ-NP-TV-Z]/.test(letter));
       if (consonants.length > 0) {
         const position = random.pick(consonants);
-        return text.slice(0, position + 1) + text[position] + text.slice(position + 1);
+        return text.slice(0, position + 1) + text.charAt(position) + text.slice(position + 1);
       }
       break;
     }
@@ -255,7 +257,7 @@ export function nearDuplicate(text: string, random: Random): string {
       const candidates = letterPositions(text, (letter) => letter in LOOKALIKE);
       if (candidates.length > 0) {
         const position = random.pick(candidates);
-        return replaceAt(text, position, LOOKALIKE[text[position]]);
+        return replaceAt(text, position, LOOKALIKE[text.charAt(position)] as string);
       }
       break;
     }
@@ -558,7 +560,7 @@ const LEGAL_FORM_TOKENS = new Set(
  */
 export function canonicalName(name: string): string {
   const tokens = foldedWords(name);
-  while (tokens.length > 1 && LEGAL_FORM_TOKENS.has(tokens[tokens.length - 1])) tokens.pop();
+  while (tokens.length > 1 && LEGAL_FORM_TOKENS.has(tokens[tokens.length - 1] as string)) tokens.pop();
   return tokens.join(' ');
 }
 

@@ -8,7 +8,7 @@
  */
 import offices from '../../../data/offices.json';
 import { addMonths, dayOf, startOfYear, TODAY, yearOf } from './dates';
-import { Random, WeightedTable } from './random';
+import { type Random, WeightedTable } from './random';
 
 interface NumberSegment {
   from: number;
@@ -29,7 +29,7 @@ export function continuous(render: Render, anchors: ReadonlyArray<readonly [stri
   return anchors.map(([from, start], i) => ({
     from: dayOf(from),
     start,
-    end: i + 1 < anchors.length ? anchors[i + 1][1] : start,
+    end: anchors[i + 1]?.[1] ?? start,
     yearly: false,
     render,
   }));
@@ -523,13 +523,13 @@ export function designatableOffices(day: number, originCode: string): OfficeProf
 
 function segmentAt(series: NumberSeries, day: number): { segment: NumberSegment; fraction: number } {
   let index = 0;
-  while (index + 1 < series.length && series[index + 1].from <= day) index++;
-  const segment = series[index];
+  while (index + 1 < series.length && (series[index + 1] as NumberSegment).from <= day) index++;
+  const segment = series[index] as NumberSegment;
   if (segment.yearly) {
     const yearStart = startOfYear(yearOf(day));
     return { segment, fraction: (day - yearStart) / 366 };
   }
-  const until = index + 1 < series.length ? series[index + 1].from : TODAY + 1;
+  const until = series[index + 1]?.from ?? TODAY + 1;
   const fraction = Math.min(1, Math.max(0, (day - segment.from) / Math.max(1, until - segment.from)));
   return { segment, fraction };
 }

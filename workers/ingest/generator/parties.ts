@@ -181,8 +181,8 @@ class PartyBuilder {
     };
   }
 
-  private newEntity(members: OwnerDoc[], entityIdType: OwnerDoc['entity_id_type']): void {
-    const head = members[0];
+  private newEntity(members: readonly [OwnerDoc, ...OwnerDoc[]], entityIdType: OwnerDoc['entity_id_type']): void {
+    const [head] = members;
     const headCompany = head.companies[0];
     const entity: EntityDoc = {
       _id: stableId('ent_', `generator:${this.seed}:entity:${this.entities.length}`),
@@ -231,7 +231,7 @@ class PartyBuilder {
     top.owner.companies.push(this.company(top.owner, true, this.random.chance(0.4)));
     const members: FamilyMember[] = [top];
     for (let i = 0; i < childCount; i++) {
-      const parent = members.length > 2 && this.random.chance(0.25) ? members[this.random.int(1, members.length - 1)] : top;
+      const parent = members.length > 2 && this.random.chance(0.25) ? (members[this.random.int(1, members.length - 1)] as FamilyMember) : top;
       const childCountry = this.random.chance(0.6) ? countryCode : OWNER_COUNTRIES.pick(this.random);
       const child: FamilyMember = { owner: this.newOwner(`${stem} ${legalForm(this.random, childCountry)}`, childCountry, 'corporation'), parent };
       child.owner.companies.push(this.company(child.owner, true, false));
@@ -239,10 +239,7 @@ class PartyBuilder {
       this.relate(child.owner, parent.owner, 'IS_DIRECTLY_CONSOLIDATED_BY');
       if (parent !== top) this.relate(child.owner, top.owner, 'IS_ULTIMATELY_CONSOLIDATED_BY');
     }
-    this.newEntity(
-      members.map((member) => member.owner),
-      'lei',
-    );
+    this.newEntity([top.owner, ...members.slice(1).map((member) => member.owner)], 'lei');
   }
 
   /** Stores the relationship on both sides: the child's row points to its parent and vice versa. */

@@ -7,8 +7,8 @@ import type { OwnerDoc, PartyRole, ProceedingDoc, ProceedingParty, ProceedingTyp
 import { isoDate } from './dates';
 import { observationDay } from './history';
 import type { ProceedingPlan } from './lifecycle';
-import { continuous, NumberAllocator, NumberSeries, pad, yearly } from './offices';
-import { Random } from './random';
+import { continuous, type NumberAllocator, type NumberSeries, pad, yearly } from './offices';
+import { type Random } from './random';
 
 const TYPE_CODES: Partial<Record<ProceedingType, string>> = { opposition: 'OPP', cancellation: 'CAN', appeal: 'APL' };
 

@@ -44,10 +44,10 @@ export class WeightedTable<T> {
     let high = this.cumulative.length - 1;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.cumulative[middle] > target) high = middle;
+      if ((this.cumulative[middle] as number) > target) high = middle;
       else low = middle + 1;
     }
-    return this.values[low];
+    return this.values[low] as T;
   }
 }
 
@@ -97,7 +97,8 @@ export class Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    if (items.length === 0) throw new RangeError('cannot pick from an empty list');
+    return items[Math.floor(this.next() * items.length)] as T;
   }
 
   /** `count` distinct items in random order (all of them when count ≥ length). */
@@ -106,9 +107,7 @@ export class Random {
     const wanted = Math.min(count, pool.length);
     for (let i = 0; i < wanted; i++) {
       const j = i + Math.floor(this.next() * (pool.length - i));
-      const swap = pool[i];
-      pool[i] = pool[j];
-      pool[j] = swap;
+      [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
     }
     return pool.slice(0, wanted);
   }
@@ -127,4 +126,10 @@ export class Random {
     while (out.length < length) out += String(this.nextUint32() % 1000000000).padStart(9, '0');
     return out.slice(0, length);
   }
+}
+
+/** `items[index]`, for indexes the generator computed itself: a miss is a bug, reported as such. */
+export function itemAt<T>(items: readonly T[], index: number): T {
+  if (index < 0 || index >= items.length) throw new RangeError(`index ${index} outside a list of ${items.length}`);
+  return items[index] as T;
 }

@@ -17,13 +17,13 @@ import type {
 } from '../../../domain/records';
 import { classification, pickClasses } from './classification';
 import { addMonths, isoDate, startOfYear, TODAY } from './dates';
-import { buildHistory, TrackedValues } from './history';
-import { LAST_DAY, LifecycleHooks, MarkKind, PRIMARY_BY_STAGE, simulateLifecycle, Step } from './lifecycle';
+import { buildHistory, type TrackedValues } from './history';
+import { LAST_DAY, type LifecycleHooks, type MarkKind, PRIMARY_BY_STAGE, simulateLifecycle, type Step } from './lifecycle';
 import { COMBINED_MARK_VIENNA, DEVICES, markText, nearDuplicate } from './names';
-import { designatableOffices, NumberAllocator, OFFICE_BY_CODE, OFFICE_TABLE, OfficeProfile } from './offices';
+import { designatableOffices, NumberAllocator, OFFICE_BY_CODE, OFFICE_TABLE, type OfficeProfile } from './offices';
 import type { PartyCatalog } from './parties';
 import { buildProceeding, proceedingNumber } from './proceedings';
-import { mix32, Random, WeightedTable } from './random';
+import { itemAt, mix32, Random, WeightedTable } from './random';
 
 export interface MarkBundle {
   trademarks: TrademarkDoc[];
@@ -160,7 +160,7 @@ export class MarkGenerator {
 
   private ownerFromCountry(country: string): number | null {
     const list = this.parties.ownersByCountry.get(country);
-    return list === undefined ? null : list[this.random.skewedIndex(list.length, 2.5)];
+    return list === undefined ? null : itemAt(list, this.random.skewedIndex(list.length, 2.5));
   }
 
   /** Most direct filers at an office come from its own territory. */
@@ -203,7 +203,7 @@ export class MarkGenerator {
     }
     const finalClasses = classes ?? pickClasses(this.random);
     if (design.wordLike) {
-      const entry: RecentMark = { text: design.text, ownerIndex: ownerIndexes[0], classes: finalClasses };
+      const entry: RecentMark = { text: design.text, ownerIndex: itemAt(ownerIndexes, 0), classes: finalClasses };
       if (this.recent.length < RECENT_CAPACITY) this.recent.push(entry);
       else this.recent[this.random.int(0, RECENT_CAPACITY - 1)] = entry;
     }
@@ -246,17 +246,17 @@ export class MarkGenerator {
 
   private attorneysFor(ownerIndex: number, office: OfficeProfile): number[] {
     if (this.random.chance(0.1)) return [];
-    const ownerCountry = this.parties.owners[ownerIndex].country_code ?? 'US';
+    const ownerCountry = itemAt(this.parties.owners, ownerIndex).country_code ?? 'US';
     const country =
       office.homeCountries.length === 0 || office.homeCountries.includes(ownerCountry)
         ? ownerCountry
-        : office.homeCountries[ownerIndex % office.homeCountries.length];
+        : itemAt(office.homeCountries, ownerIndex % office.homeCountries.length);
     const local = this.parties.attorneysByCountry.get(country);
     const pool = local ?? null;
     const total = this.parties.attorneys.length;
     // Owners keep their representative: a stable choice per (owner, country), with exceptions.
     const stable = mix32(ownerIndex * 7919 + country.charCodeAt(0) * 31 + country.charCodeAt(1));
-    if (pool !== null) return [this.random.chance(0.85) ? pool[stable % pool.length] : this.random.pick(pool)];
+    if (pool !== null) return [this.random.chance(0.85) ? itemAt(pool, stable % pool.length) : this.random.pick(pool)];
     return [stable % total];
   }
 
@@ -272,7 +272,7 @@ export class MarkGenerator {
             random,
           );
     const trademarkId = catalogId('tm_', office.code, applicationNumber);
-    const attorneyIndexes = this.attorneysFor(shared.ownerIndexes[0], office);
+    const attorneyIndexes = this.attorneysFor(itemAt(shared.ownerIndexes, 0), office);
     const hooks: LifecycleHooks = {
       registrationNumber: (day) =>
         office.registrationSeries === null || kind === 'international'
@@ -312,7 +312,7 @@ export class MarkGenerator {
     const idsOf = (cache: Map<readonly number[], string[]>, indexes: readonly number[], docs: ReadonlyArray<{ _id: string }>): string[] => {
       let ids = cache.get(indexes);
       if (ids === undefined) {
-        ids = indexes.map((index) => docs[index]._id);
+        ids = indexes.map((index) => itemAt(docs, index)._id);
         cache.set(indexes, ids);
       }
       return ids;
@@ -351,8 +351,9 @@ export class MarkGenerator {
       },
       random,
     );
-    const final = lifecycle.steps[lifecycle.steps.length - 1].state;
-    const values = track(lifecycle.steps[lifecycle.steps.length - 1]);
+    const lastStep = itemAt(lifecycle.steps, lifecycle.steps.length - 1);
+    const final = lastStep.state;
+    const values = track(lastStep);
     const classificationByClass = new Map(shared.classes.map((nice) => [nice, classification(random, nice, filingDay)]));
     const mediaShape = MEDIA_BY_FEATURE[shared.design.featureType];
     const mediaId = stableId('med_', `${trademarkId}:representation`);
@@ -406,8 +407,8 @@ export class MarkGenerator {
             trademarkId,
             officeCode: office.code,
             number: proceedingNumbers.get(plan) ?? '',
-            holders: final.ownerIndexes.map((index) => owners[index]),
-            challenger: plan.challengerIndex === null ? null : owners[plan.challengerIndex],
+            holders: final.ownerIndexes.map((index) => itemAt(owners, index)),
+            challenger: plan.challengerIndex === null ? null : itemAt(owners, plan.challengerIndex),
             firstObservedDay: history.firstObservedDay,
           },
           random,
@@ -418,7 +419,7 @@ export class MarkGenerator {
 
   /** New owner after an assignment: often the group parent, otherwise another owner. */
   private assignee(current: readonly number[]): number[] {
-    const owner = this.parties.owners[current[0]];
+    const owner = itemAt(this.parties.owners, itemAt(current, 0));
     const parent = owner.relationships.find((relation) => relation.direction === 'parent');
     if (parent !== undefined && this.random.chance(0.6)) {
       const parentIndex = this.ownerIndexById.get(parent.related_owner_id);
