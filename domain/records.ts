@@ -243,12 +243,24 @@ export interface EntityDoc {
   updated_at: string;
 }
 
-export type ProceedingType =
-  'opposition' | 'cancellation' | 'appeal' | 'interference' | 'concurrent_use' | 'expungement' | 'section_8' | 'section_71' | 'other';
+export const PROCEEDING_TYPES = [
+  'opposition',
+  'cancellation',
+  'appeal',
+  'interference',
+  'concurrent_use',
+  'expungement',
+  'section_8',
+  'section_71',
+  'other',
+] as const;
+export type ProceedingType = (typeof PROCEEDING_TYPES)[number];
 
-export type ProceedingStatus = 'pending' | 'decided_granted' | 'decided_rejected' | 'withdrawn' | 'settled' | 'suspended' | 'partial' | 'other';
+export const PROCEEDING_STATUSES = ['pending', 'decided_granted', 'decided_rejected', 'withdrawn', 'settled', 'suspended', 'partial', 'other'] as const;
+export type ProceedingStatus = (typeof PROCEEDING_STATUSES)[number];
 
-export type PartyRole = 'opponent' | 'petitioner' | 'respondent' | 'intervener' | 'other';
+export const PARTY_ROLES = ['opponent', 'petitioner', 'respondent', 'intervener', 'other'] as const;
+export type PartyRole = (typeof PARTY_ROLES)[number];
 
 export interface ProceedingParty {
   owner_id: string;

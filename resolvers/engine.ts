@@ -9,7 +9,6 @@ import { join, dirname } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
-  type GraphQLError,
   parse,
   validate,
   visit,
@@ -19,9 +18,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { ApiError } from '../domain/errors';
-import { DependencyUnavailableError } from '../datasources/ports';
 import type { RequestContext } from './context';
+import { catalogError } from './errors';
 import { resolvers } from './index';
 
 /** The project root (holds package.json), whether running from source or from dist/. */
@@ -99,7 +97,8 @@ export class OperationRegistry {
   async run(name: string, variables: Record<string, unknown>, context: RequestContext): Promise<unknown> {
     const op = this.get(name);
     const result = (await op.compiled.query(undefined, context, variables)) as ExecutionResult;
-    if (result.errors && result.errors.length > 0) throw toApiError(result.errors[0] as GraphQLError);
+    const [error] = result.errors ?? [];
+    if (error) throw catalogError(error) ?? error.originalError ?? error;
     return (result.data as Record<string, unknown>)[op.rootField];
   }
 }
@@ -124,15 +123,4 @@ function withFragments(document: DocumentNode, fragments: ReadonlyMap<string, Fr
   };
   collect(document);
   return { ...document, definitions: [...document.definitions, ...needed.values()] };
-}
-
-/** Maps an execution error back to the catalog: resolver ApiErrors pass through unchanged. */
-export function toApiError(error: GraphQLError): ApiError {
-  const original = error.originalError;
-  if (original instanceof ApiError) return original;
-  if (original instanceof DependencyUnavailableError) {
-    return new ApiError('service_unavailable', `the ${original.dependency} is unavailable`, {}, 5);
-  }
-  if (!original) return new ApiError('validation_error', error.message);
-  throw original;
 }

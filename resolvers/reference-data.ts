@@ -1,40 +1,11 @@
 /**
- * Shipped reference data (data/*.json, sources in data/SOURCES.md), loaded once at module load.
+ * Shipped reference data (data/*.json, sources in data/SOURCES.md), loaded once at module load:
+ * Nice classes and terms, Vienna categories, event types. Offices are domain/offices.ts.
  */
 import eventTypes from '../data/event_types.json';
 import niceClasses from '../data/nice_classes.json';
 import niceTerms from '../data/nice_terms.json';
-import offices from '../data/offices.json';
 import viennaCategories from '../data/vienna_categories.json';
-
-export interface OfficeRecord {
-  office_code: string;
-  name: string;
-  acronym: string;
-  jurisdiction_code: string;
-  jurisdiction_name: string;
-  kind: string;
-  time_zone: string;
-  holiday_calendar: string | null;
-  holiday_subdivision: string | null;
-  madrid_member: boolean;
-  legacy_code: string;
-  seat: string;
-  languages: string[];
-  /** Member states a regional office's registrations cover (EM, BX). */
-  covers?: string[];
-  notes?: string;
-}
-
-export const OFFICES: readonly OfficeRecord[] = offices as OfficeRecord[];
-export const OFFICE_CODES: readonly string[] = OFFICES.map((o) => o.office_code);
-export const JURISDICTION_CODES: readonly string[] = [...new Set(OFFICES.map((o) => o.jurisdiction_code))].sort();
-
-const byCode = new Map(OFFICES.map((o) => [o.office_code, o]));
-
-export function officeByCode(code: string): OfficeRecord | undefined {
-  return byCode.get(code.toUpperCase());
-}
 
 export interface NiceClassRecord {
   class: number;

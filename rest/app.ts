@@ -23,19 +23,19 @@
  */
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { DependencyUnavailableError } from '../datasources/ports';
-import { ApiError, errorBody } from '../domain/errors';
+import { ApiError } from '../domain/errors';
 import { randomId } from '../domain/ids';
 import { createRequestContext, type Services } from '../resolvers/context';
 import type { OperationRegistry } from '../resolvers/engine';
 import { authenticate, requireScope } from './auth';
 import { buildEnvelope } from './envelope';
+import { errorForResponse, sendError } from './errors';
 import { Limiter } from './limits';
 import { IdempotencyStage, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import type { RouteDef, RouteInput } from './route';
-import { compileRouteSerializer, serializeError } from './serialize';
+import { compileRouteSerializer } from './serialize';
 
 export interface AppOptions {
   services: Services;
@@ -55,9 +55,6 @@ declare module 'fastify' {
     exchange: Exchange | null;
   }
 }
-
-/** Seconds a client should wait when a dependency is down. */
-const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 /** Time-ordered like every minted ID: sortable, and request-log rows append instead of landing at random. */
 export const newRequestId = (): string => randomId('req_');
@@ -125,16 +122,6 @@ function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
   return reply.status(stored.status).headers(stored.headers).header('idempotent-replayed', 'true').send(stored.body);
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
-  if (request.exchange) request.exchange.error = { type: error.type, detail: error.detail };
-  // Spec (Limits → Headers): Retry-After only on 429; other retryable errors carry retry_after in the body.
-  if (error.status === 429 && error.retryAfter !== null) reply.header('retry-after', String(error.retryAfter));
-  return reply
-    .status(error.status)
-    .type('application/json; charset=utf-8')
-    .send(serializeError(errorBody(error, request.url.split('?')[0] as string, request.requestId)));
-}
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services, registry, routes } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
@@ -169,20 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limiter = new Limiter(services.kv);
   const idempotency = new IdempotencyStage(services.kv);
 
-  const toApiError = (error: unknown): ApiError => {
-    if (error instanceof ApiError) return error;
-    if (error instanceof DependencyUnavailableError) {
-      return new ApiError('service_unavailable', `the ${error.dependency} is unavailable`, {}, DEPENDENCY_RETRY_AFTER_SECONDS);
-    }
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-      return new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' });
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('validation_error', 'body: must be at most 1 MiB', { parameter: 'body' });
-    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
-      return new ApiError('validation_error', 'body: is empty or truncated', { parameter: 'body' });
-    log('unexpected error', error);
-    return new ApiError('internal_error', 'the server failed to handle this request');
-  };
+  const toApiError = (error: unknown): ApiError => errorForResponse(error, log);
 
   for (const route of routes) {
     const serialize = compileRouteSerializer(route);

@@ -8,7 +8,8 @@ import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { ApiError } from '../domain/errors';
 import { createRequestContext, type RequestContext, type Services } from '../resolvers/context';
-import { sendError } from './app';
+import { catalogError } from '../resolvers/errors';
+import { sendError } from './errors';
 import { authenticate, requireScope } from './auth';
 
 interface YogaServerContext {
@@ -24,10 +25,8 @@ export function mountGraphql(app: FastifyInstance, schema: GraphQLSchema, servic
     cors: false,
     maskedErrors: {
       maskError: (error, message) => {
-        const original = (error as { originalError?: unknown }).originalError;
-        if (original instanceof ApiError) {
-          return Object.assign(error as Error, { extensions: { code: original.type, http: { status: original.status } } });
-        }
+        const known = catalogError((error as { originalError?: unknown }).originalError);
+        if (known) return Object.assign(error as Error, { extensions: { code: known.type, http: { status: known.status } } });
         return new Error(message);
       },
     },

@@ -18,7 +18,7 @@ import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { SearchFilter, SearchIndex } from '../../datasources/ports';
 import { invalid, notFound } from '../../domain/errors';
 import type { RequestContext } from '../context';
-import { officeByCode } from '../reference-data';
+import { officeByCode } from '../../domain/offices';
 
 export const STATS_TTL_MS = 10 * 60 * 1000;
 export const TOP_CLASS_COUNT = 10;

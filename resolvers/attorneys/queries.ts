@@ -3,6 +3,7 @@
  * default -filing_date) and clients (owners by marks shared with the attorney, from the trademark
  * index's owner facet).
  */
+import { ATTORNEY_SORT_FIELDS } from '../../domain/contract';
 import { ATTORNEY_INDEX, TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { AttorneyDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
@@ -13,7 +14,6 @@ import { listParties, type PartyListArgs } from '../parties/list';
 import { loadLiveParty } from '../parties/lookup';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
 
-export const ATTORNEY_SORT_FIELDS = ['name', 'trademark_count', 'updated_at'] as const;
 /** Every client of one attorney fits one facet call; an attorney never has more. */
 const ALL_CLIENTS = 1_000_000;
 

@@ -2,13 +2,12 @@
  * Resolved entities: list (entity index), detail (store) and the marks of the entity's member
  * owners (trademark index; the member-owner cap applies).
  */
+import { ENTITY_SORT_FIELDS } from '../../domain/contract';
 import { ENTITY_INDEX } from '../../datasources/index-definitions';
 import type { RequestContext } from '../context';
 import { listParties, type PartyListArgs } from '../parties/list';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
-import { loadEntity } from './scope';
-
-export const ENTITY_SORT_FIELDS = ['name', 'member_count', 'trademark_count', 'updated_at'] as const;
+import { loadEntity } from '../parties/lookup';
 
 const listEntities = (args: PartyListArgs, ctx: RequestContext) =>
   listParties({ index: ENTITY_INDEX.name, list: 'entities', sortFields: ENTITY_SORT_FIELDS, defaultSort: 'name', loader: ctx.loaders.entities }, args, ctx);

@@ -2,6 +2,7 @@
  * Firms: list (firm index, the eight sorts and count filters), detail (store, with include=stats
  * and include=attorneys), the firm's marks and its attorneys.
  */
+import { FIRM_INCLUDES, FIRM_PAGE_SIZE_MAX, FIRM_SORT_FIELDS, REMOVED_FIRM_INCLUDES } from '../../domain/contract';
 import { FIRM_INDEX } from '../../datasources/index-definitions';
 import type { SearchFilter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
@@ -11,13 +12,6 @@ import type { RequestContext } from '../context';
 import { listParties, type PartyListArgs } from '../parties/list';
 import { loadLiveParty } from '../parties/lookup';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
-
-/** Spec: GET /v1/firms sorts, each ascending or descending. */
-export const FIRM_SORT_FIELDS = ['trademark_count', 'attorney_count', 'grant_rate', 'name'] as const;
-export const FIRM_PAGE_SIZE_MAX = 50;
-export const FIRM_INCLUDES = ['stats', 'attorneys'] as const;
-/** Includes the API offered once; naming one gets a 400 that says so. */
-export const REMOVED_FIRM_INCLUDES = ['specializations', 'jurisdictions', 'trend'] as const;
 
 export type FirmInclude = (typeof FIRM_INCLUDES)[number];
 /** The firm record with what the request asked to include, for the field resolvers. */

@@ -2,6 +2,7 @@
  * Owners: list (owner index), detail (store), the owner's marks (trademark index, scoped) and its
  * corporate relatives (from the owner record's relationships).
  */
+import { OWNER_SORT_FIELDS } from '../../domain/contract';
 import { invalid } from '../../domain/errors';
 import type { OwnerDoc, OwnerRelationship } from '../../domain/records';
 import { OWNER_INDEX } from '../../datasources/index-definitions';
@@ -11,9 +12,6 @@ import { loadPresent } from '../loaders';
 import { listParties, type PartyListArgs } from '../parties/list';
 import { loadLiveParty } from '../parties/lookup';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
-
-/** Spec: sort fields for GET /v1/owners. */
-export const OWNER_SORT_FIELDS = ['name', 'updated_at'] as const;
 
 export const loadOwner = (id: string, ctx: RequestContext, parameter = 'id'): Promise<OwnerDoc> =>
   loadLiveParty(ctx.loaders.owners, id, 'own_', 'owner', parameter);

@@ -5,7 +5,9 @@
 import type DataLoader from 'dataloader';
 import { ApiError, notFound } from '../../domain/errors';
 import type { IdPrefix } from '../../domain/ids';
+import type { EntityDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
+import type { RequestContext } from '../context';
 
 export interface MergeableDoc {
   _id: string;
@@ -27,3 +29,6 @@ export async function loadLiveParty<T extends MergeableDoc>(
   }
   return doc;
 }
+
+export const loadEntity = (id: string, ctx: RequestContext, parameter = 'id'): Promise<EntityDoc> =>
+  loadLiveParty(ctx.loaders.entities, id, 'ent_', 'entity', parameter);

@@ -5,7 +5,7 @@
 import type { ProceedingDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
-import { officeByCode } from '../reference-data';
+import { officeByCode } from '../../domain/offices';
 
 const MS_PER_DAY = 86_400_000;
 

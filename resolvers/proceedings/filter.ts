@@ -4,32 +4,9 @@
  */
 import type { SearchFilter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
-import type { PartyRole, ProceedingStatus, ProceedingType } from '../../domain/records';
+import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../domain/records';
 import { assertRangesOrdered, isIsoDate, parseId } from '../../domain/validation';
-import { officeByCode } from '../reference-data';
-
-export const PROCEEDING_TYPES: readonly ProceedingType[] = [
-  'opposition',
-  'cancellation',
-  'appeal',
-  'interference',
-  'concurrent_use',
-  'expungement',
-  'section_8',
-  'section_71',
-  'other',
-];
-export const PROCEEDING_STATUSES: readonly ProceedingStatus[] = [
-  'pending',
-  'decided_granted',
-  'decided_rejected',
-  'withdrawn',
-  'settled',
-  'suspended',
-  'partial',
-  'other',
-];
-export const PARTY_ROLES: readonly PartyRole[] = ['opponent', 'petitioner', 'respondent', 'intervener', 'other'];
+import { officeByCode } from '../../domain/offices';
 
 export interface ProceedingFilterInput {
   contested_class?: number | null;

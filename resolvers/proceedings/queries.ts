@@ -3,6 +3,7 @@
  * proceedings (GET /v1/trademarks/{id}/proceedings) and the full record. Lists read the
  * proceedings index, then load the page's records in one batch.
  */
+import { PROCEEDING_SORTS } from '../../domain/contract';
 import { PROCEEDING_INDEX } from '../../datasources/index-definitions';
 import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { invalid, notFound } from '../../domain/errors';
@@ -13,8 +14,6 @@ import { loadPresent } from '../loaders';
 import { requireTrademark } from '../trademarks/load';
 import { searchIdPage } from '../search-page';
 import { hasAnyProceedingFilter, toProceedingSearch, type ProceedingFilterInput } from './filter';
-
-export const PROCEEDING_SORTS = ['-filed_date', 'filed_date', '-decided_date', 'decided_date'] as const;
 
 interface PageArgs {
   sort?: string | null;

@@ -3,7 +3,8 @@
  * from the shipped data files. Each list is small and bounded: one page, has_more false.
  */
 import { invalid } from '../../domain/errors';
-import { EVENT_TYPES, NICE_CLASSES, NICE_TERMS, OFFICES, VIENNA_CATEGORIES, type OfficeRecord } from '../reference-data';
+import { OFFICES, type OfficeRecord } from '../../domain/offices';
+import { EVENT_TYPES, NICE_CLASSES, NICE_TERMS, VIENNA_CATEGORIES } from '../reference-data';
 
 /** Nice editions whose headings we ship; the 13th edition is in force from 2026-01-01. */
 export const NICE_VERSIONS = ['12-2025', '13-2026'] as const;

@@ -10,7 +10,8 @@ import type { AttorneyDoc, FirmDoc, OwnerDoc, TrademarkDoc } from '../../domain/
 import { rankClasses, rankCompletions, rankTerms, type StandardTerm } from '../../domain/suggest';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
-import { NICE_CLASSES, NICE_TERMS, officeByCode } from '../reference-data';
+import { officeByCode } from '../../domain/offices';
+import { NICE_CLASSES, NICE_TERMS } from '../reference-data';
 import { CURRENT_NICE_VERSION, NICE_VERSIONS } from '../reference/queries';
 import { suggestCandidates } from './candidates';
 

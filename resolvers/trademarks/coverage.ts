@@ -6,7 +6,7 @@
  */
 import type { TrademarkDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
-import { officeByCode } from '../reference-data';
+import { officeByCode } from '../../domain/offices';
 import { jurisdictionName } from '../reference/queries';
 import { madridFamily } from './family';
 import { requireTrademark } from './load';

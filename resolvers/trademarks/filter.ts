@@ -3,6 +3,7 @@
  * span several parameters (ranges ordered, identifiers need `office`) are checked here, so REST,
  * GraphQL and MCP callers get the same answers.
  */
+import { TRADEMARK_DATE_FIELDS } from '../../domain/contract';
 import type { SearchFilter } from '../../datasources/ports';
 import { ApiError, invalid } from '../../domain/errors';
 import { assertRangesOrdered } from '../../domain/validation';
@@ -30,7 +31,7 @@ export interface TrademarkFilterInput {
   owner_id?: string[];
   attorney_id?: string[];
   firm_id?: string[];
-  /** Expanded by resolvers/entities/scope.ts (async: caps and the family walk need the store). */
+  /** Expanded by resolvers/trademarks/entity-scope.ts (async: caps and the family walk need the store). */
   entity_id?: string;
   entity_group?: string;
   owner_publicly_traded?: boolean;
@@ -44,17 +45,6 @@ export interface TrademarkFilterInput {
   is_series_mark?: boolean;
   [rangeParam: string]: string | string[] | number[] | boolean | undefined;
 }
-
-/** Date fields with `_gte/_gt/_lte/_lt` range parameters (index field = parameter stem). */
-export const TRADEMARK_DATE_FIELDS = [
-  'filing_date',
-  'registration_date',
-  'expiry_date',
-  'renewal_due_date',
-  'publication_date',
-  'termination_date',
-  'updated_at',
-] as const;
 
 /** List parameter → index field it filters with `in`. */
 const IN_FILTERS: ReadonlyArray<[keyof TrademarkFilterInput, string]> = [

@@ -3,6 +3,7 @@
  * its event type's category and description (data/event_types.json). Keyset pages on
  * (event_date, _id), newest first by default.
  */
+import { HISTORY_SORTS } from '../../domain/contract';
 import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkEventDoc } from '../../domain/records';
@@ -10,8 +11,6 @@ import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { EVENT_TYPES, eventTypeOf } from '../reference-data';
 import { requireTrademark } from './load';
-
-export const HISTORY_SORTS = ['-event_date', 'event_date'] as const;
 
 export interface HistoryArgs {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * The parent mark of a trademark sub-resource (/history, /related, /coverage, /proceedings):
+ * A trademark by ID for a resolver (detail, and the parent mark of every sub-resource):
  * a malformed ID is 400, a missing mark 404.
  */
 import { notFound } from '../../domain/errors';

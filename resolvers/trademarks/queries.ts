@@ -1,22 +1,16 @@
 /**
  * Query fields of the trademark area: detail, batch, search, changes and source.
  */
-import { invalid, notFound } from '../../domain/errors';
+import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkSourceDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
+import { requireTrademark } from './load';
 import { searchTrademarks, type TrademarkSearchArgs } from './search';
 
 export const MAX_BATCH_IDS = 100;
-
-async function loadTrademark(id: string, ctx: RequestContext, parameter = 'id'): Promise<TrademarkDoc> {
-  parseId(parameter, id, 'tm_');
-  const doc = await ctx.loaders.trademarks.load(id);
-  if (!doc) throw notFound(`trademark ${id}`);
-  return doc;
-}
 
 async function trademarksByIds(ids: readonly string[], ctx: RequestContext) {
   if (ids.length === 0) throw invalid('ids', 'must list at least one ID');
@@ -46,7 +40,7 @@ interface ChangesArgs {
  * version seen on the first page so versions recorded later never appear mid-session.
  */
 async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
-  const mark = await loadTrademark(args.id, ctx);
+  const mark = await requireTrademark(args.id, ctx);
   const sort = args.sort ?? '-changed_at';
   if (sort !== '-changed_at' && sort !== 'changed_at') throw invalid('sort', `must be -changed_at or changed_at (got '${sort}')`);
   const limit = pageLimit(args.limit);
@@ -76,7 +70,7 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
 
 /** Latest raw-record provenance; a reduced record when no raw version is stored (spec). */
 async function trademarkSource(id: string, ctx: RequestContext) {
-  const mark = await loadTrademark(id, ctx);
+  const mark = await requireTrademark(id, ctx);
   const [latest] = await ctx.services.store
     .collection<TrademarkSourceDoc>(COLLECTIONS.trademarkSources)
     .find({ trademark_id: mark._id }, { sort: { observed_at: -1 }, limit: 1 });
@@ -97,7 +91,7 @@ async function trademarkSource(id: string, ctx: RequestContext) {
 }
 
 export const trademarkQueryResolvers = {
-  trademark: (_: unknown, args: { id: string }, ctx: RequestContext) => loadTrademark(args.id, ctx),
+  trademark: (_: unknown, args: { id: string }, ctx: RequestContext) => requireTrademark(args.id, ctx),
   trademarksByIds: (_: unknown, args: { ids: string[] }, ctx: RequestContext) => trademarksByIds(args.ids, ctx),
   searchTrademarks: (_: unknown, args: TrademarkSearchArgs, ctx: RequestContext) =>
     searchTrademarks(args, ctx, { requireFilter: true, listName: 'trademarks' }),

@@ -2,28 +2,16 @@
  * Trademark search and list: filters → SearchIndex query → page of IDs → DataLoader → records.
  * Paging is keyset (`searchAfter`) under a pinned snapshot, carried in a signed cursor.
  */
+import { TRADEMARK_SORT_FIELDS } from '../../domain/contract';
 import type { SearchSort } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { invalid } from '../../domain/errors';
 import type { TrademarkDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
-import { entityScopeFilters } from '../entities/scope';
+import { entityScopeFilters } from './entity-scope';
 import { loadPresent } from '../loaders';
 import { searchIdPage, type Pagination } from '../search-page';
 import { hasAnyFilter, toSearchFilters, type TrademarkFilterInput } from './filter';
-
-/** Spec: sort fields for GET/POST /v1/trademarks. */
-export const TRADEMARK_SORT_FIELDS = [
-  'filing_date',
-  'registration_date',
-  'expiry_date',
-  'renewal_due_date',
-  'updated_at',
-  'publication_date',
-  'termination_date',
-  'office_code',
-  'jurisdiction_code',
-] as const;
 
 export { MAX_PAGE_SIZE, TOTAL_COUNT_CAP } from '../search-page';
 

@@ -1,8 +1,7 @@
 /**
  * Route-table entries of the attorney endpoints.
  */
-import { ATTORNEY_SORT_FIELDS } from '../../resolvers/attorneys/queries';
-import { TRADEMARK_SORT_FIELDS } from '../../resolvers/trademarks/search';
+import { ATTORNEY_SORT_FIELDS, TRADEMARK_SORT_FIELDS } from '../../domain/contract';
 import { fieldsParam, projectableRow } from '../fields-projection';
 import type { RouteDef } from '../route';
 import { attorneyClientSchema, attorneySchema } from '../schemas/parties';

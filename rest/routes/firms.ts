@@ -1,7 +1,7 @@
 /**
  * Route-table entries of the firm endpoints.
  */
-import { FIRM_INCLUDES, FIRM_PAGE_SIZE_MAX, FIRM_SORT_FIELDS, REMOVED_FIRM_INCLUDES } from '../../resolvers/firms/queries';
+import { FIRM_INCLUDES, FIRM_PAGE_SIZE_MAX, FIRM_SORT_FIELDS, REMOVED_FIRM_INCLUDES } from '../../domain/contract';
 import type { RouteDef } from '../route';
 import { attorneySchema, firmDetailSchema, firmSummarySchema } from '../schemas/parties';
 import {

@@ -1,7 +1,7 @@
 /**
  * Route-table entries of the owner endpoints.
  */
-import { OWNER_SORT_FIELDS } from '../../resolvers/owners/queries';
+import { OWNER_SORT_FIELDS } from '../../domain/contract';
 import type { RouteDef } from '../route';
 import { ownerDetailSchema, ownerRelatedSchema, ownerSummarySchema } from '../schemas/parties';
 import {

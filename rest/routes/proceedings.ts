@@ -1,8 +1,8 @@
 /**
  * Route-table entries of the proceedings area (spec: Proceedings).
  */
-import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../resolvers/proceedings/filter';
-import { PROCEEDING_SORTS } from '../../resolvers/proceedings/queries';
+import { PROCEEDING_SORTS } from '../../domain/contract';
+import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../domain/records';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { proceedingDetailSchema, proceedingSummarySchema } from '../schemas/proceedings';

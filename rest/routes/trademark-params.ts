@@ -2,6 +2,7 @@
  * Parameters of trademark lists: the spec's shared filter set, plus the search controls. Used by
  * GET and POST /v1/trademarks and, later, the owner, firm and attorney trademark lists.
  */
+import { TRADEMARK_DATE_FIELDS, TRADEMARK_SORT_FIELDS } from '../../domain/contract';
 import {
   CHALLENGE_STATES,
   FILING_ROUTES,
@@ -13,9 +14,7 @@ import {
   STATUS_REASONS,
   STATUS_STAGES,
 } from '../../domain/records';
-import { JURISDICTION_CODES, OFFICE_CODES } from '../../resolvers/reference-data';
-import { TRADEMARK_DATE_FIELDS } from '../../resolvers/trademarks/filter';
-import { TRADEMARK_SORT_FIELDS } from '../../resolvers/trademarks/search';
+import { JURISDICTION_CODES, OFFICE_CODES } from '../../domain/offices';
 import { rangeParams, type ParamSpec, type ParsedParams } from '../params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
 

@@ -1,8 +1,8 @@
 /**
  * Route-table entries of the trademark sub-resources /history, /related and /coverage (read pool).
  */
+import { HISTORY_SORTS } from '../../domain/contract';
 import { EVENT_CATEGORIES } from '../../resolvers/reference/queries';
-import { HISTORY_SORTS } from '../../resolvers/trademarks/history';
 import { MAX_RELATED } from '../../resolvers/trademarks/related';
 import type { RouteDef } from '../route';
 import { relatedTrademarkSchema, trademarkCoverageSchema, trademarkEventSchema } from '../schemas/trademark-satellites';

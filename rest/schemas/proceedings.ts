@@ -2,7 +2,7 @@
  * Response shapes of the proceeding endpoints: the spec's proceeding summary (plus office_code
  * and trademark_ids) for list rows, and the full record designed beyond it for the detail.
  */
-import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../resolvers/proceedings/filter';
+import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../domain/records';
 import { STATUS_PRIMARIES, STATUS_STAGES } from '../../domain/records';
 import { arrayOf, constant, date, int, nullableDate, nullableInt, nullableStr, object, str, timestamp, type JsonSchema } from './json-schema';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { stableId } from '../../domain/ids';
 import { COLLECTIONS, type EntityDoc, type OwnerDoc } from '../../domain/records';
-import { FAMILY_DEPTH_LIMIT, MEMBER_OWNER_LIMIT, RELATED_ENTITY_LIMIT } from '../../resolvers/entities/scope';
+import { FAMILY_DEPTH_LIMIT, MEMBER_OWNER_LIMIT, RELATED_ENTITY_LIMIT } from '../../domain/contract';
 import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
 import { allPages, body, entityMarkCount, errorOf, readCatalog, type Catalog, type ListBody } from './party-expectations';
 

@@ -4,21 +4,13 @@
  * bound, is refused with 422 entity_too_large and a `reason`.
  */
 import type { SearchFilter } from '../../datasources/ports';
+import { FAMILY_DEPTH_LIMIT, MEMBER_OWNER_LIMIT, RELATED_ENTITY_LIMIT } from '../../domain/contract';
 import { ApiError } from '../../domain/errors';
 import type { EntityDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
-import { loadLiveParty } from '../parties/lookup';
-import type { TrademarkFilterInput } from '../trademarks/filter';
-
-/** Spec: member-owner cap of an entity listing. */
-export const MEMBER_OWNER_LIMIT = 10_000;
-/** Bounds of the corporate-family walk behind `entity_group`. */
-export const RELATED_ENTITY_LIMIT = 100;
-export const FAMILY_DEPTH_LIMIT = 5;
-
-export const loadEntity = (id: string, ctx: RequestContext, parameter = 'id'): Promise<EntityDoc> =>
-  loadLiveParty(ctx.loaders.entities, id, 'ent_', 'entity', parameter);
+import { loadEntity } from '../parties/lookup';
+import type { TrademarkFilterInput } from './filter';
 
 export function assertMemberCount(memberCount: number, what: string): void {
   if (memberCount > MEMBER_OWNER_LIMIT) {
