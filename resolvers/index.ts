@@ -21,7 +21,6 @@ import { suggestQueryResolvers } from './suggest/queries';
 import { analyticsQueryResolvers } from './analytics/offices';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers } from './trademarks/queries';
-import { trademarkSatelliteResolvers } from './trademarks/satellites';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -45,7 +44,6 @@ export const resolvers = {
     ...deadlineQueryResolvers,
     ...proceedingQueryResolvers,
     ...referenceQueryResolvers,
-    ...trademarkSatelliteResolvers,
     ...suggestQueryResolvers,
     ...analyticsQueryResolvers,
     ...apiKeyQueryResolvers,

@@ -16,7 +16,7 @@ import { proceedingRoutes } from './routes/proceedings';
 import { referenceRoutes } from './routes/reference';
 import { suggestRoutes } from './routes/suggest';
 import { analyticsRoutes } from './routes/analytics';
-import { trademarkSatelliteRoutes } from './routes/trademark-satellites';
+import { trademarkSubResourceRoutes } from './routes/trademark-sub-resources';
 import { trademarkRoutes } from './routes/trademarks';
 import { freeObject } from './schemas/json-schema';
 
@@ -32,7 +32,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
     ...deadlineRoutes,
     ...proceedingRoutes,
     ...referenceRoutes,
-    ...trademarkSatelliteRoutes,
+    ...trademarkSubResourceRoutes,
     ...suggestRoutes,
     ...analyticsRoutes,
     ...apiKeyRoutes,

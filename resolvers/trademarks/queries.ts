@@ -1,5 +1,6 @@
 /**
- * Query fields of the trademark area: detail, batch, search, changes and source.
+ * Query fields of the trademark area: detail, batch, search, and the sub-resources of one mark
+ * (changes, source, history, related marks, coverage).
  */
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkSourceDoc } from '../../domain/records';
@@ -7,7 +8,10 @@ import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
+import { trademarkCoverage } from './coverage';
+import { trademarkHistory, type HistoryArgs } from './history';
 import { requireTrademark } from './load';
+import { relatedTrademarks } from './related';
 import { searchTrademarks, type TrademarkSearchArgs } from './search';
 
 export const MAX_BATCH_IDS = 100;
@@ -97,4 +101,7 @@ export const trademarkQueryResolvers = {
     searchTrademarks(args, ctx, { requireFilter: true, listName: 'trademarks' }),
   trademarkChanges: (_: unknown, args: ChangesArgs, ctx: RequestContext) => trademarkChanges(args, ctx),
   trademarkSource: (_: unknown, args: { id: string }, ctx: RequestContext) => trademarkSource(args.id, ctx),
+  trademarkHistory: (_: unknown, args: HistoryArgs, ctx: RequestContext) => trademarkHistory(args, ctx),
+  relatedTrademarks: (_: unknown, args: { id: string }, ctx: RequestContext) => relatedTrademarks(args.id, ctx),
+  trademarkCoverage: (_: unknown, args: { id: string }, ctx: RequestContext) => trademarkCoverage(args.id, ctx),
 };

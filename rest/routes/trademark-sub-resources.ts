@@ -5,11 +5,11 @@ import { HISTORY_SORTS } from '../../domain/contract';
 import { EVENT_CATEGORIES } from '../../resolvers/reference/queries';
 import { MAX_RELATED } from '../../resolvers/trademarks/related';
 import type { RouteDef } from '../route';
-import { relatedTrademarkSchema, trademarkCoverageSchema, trademarkEventSchema } from '../schemas/trademark-satellites';
+import { relatedTrademarkSchema, trademarkCoverageSchema, trademarkEventSchema } from '../schemas/trademark-sub-resources';
 import { pageParams } from './paging-params';
 import { trademarkReadBase } from './trademarks';
 
-export const trademarkSatelliteRoutes: readonly RouteDef[] = [
+export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkHistory',
