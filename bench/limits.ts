@@ -12,7 +12,7 @@ import type { KeyValue } from '../datasources/ports';
 import type { OrganizationDoc } from '../domain/records';
 import { Limiter } from '../rest/limits';
 import type { RouteDef } from '../rest/route';
-import { testRoute } from '../test/rest/stage-app';
+import { testRoute } from '../test/support/stage-app';
 import { latencyLine, onEachKeyValue, percentile, timeRuns } from './samples';
 
 const ITERATIONS = Number(process.argv[2] ?? 20_000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import offices from '../../data/offices.json';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import type { OfficeAnalytics } from '../../resolvers/analytics/offices';
-import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
+import { beforeShared, startTestApp, type TestApp } from '../support/harness';
 import { ok } from '../support/http';
 
 type Analytics = OfficeAnalytics & { request_id: string };
@@ -50,10 +50,9 @@ describe('REST: office analytics', function () {
   let app: TestApp;
   let marks: TrademarkDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({});
+  beforeShared((fixture) => {
+    app = fixture.app;
+    marks = fixture.catalog.marks;
   });
 
   it('computes every field from the data', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sharedTestApp, type TestApp } from '../support/harness';
-import { allPages, attorneyClients, attorneyMarkCount, body, errorOf, readCatalog, type Catalog, type ListBody } from './party-expectations';
+import { beforeShared, type TestApp } from '../support/harness';
+import { allPages, attorneyClients, attorneyMarkCount, body, errorOf, type Catalog, type ListBody } from '../support/party-expectations';
 
 interface MarkRow {
   filing_date: string;
@@ -13,10 +13,9 @@ describe('REST: attorneys', function () {
   let catalog: Catalog;
   let busiest: string;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    catalog = await readCatalog(app.adapters.store);
+  beforeShared((fixture) => {
+    app = fixture.app;
+    catalog = fixture.catalog;
     busiest = [...catalog.attorneys].sort((a, b) => attorneyMarkCount(catalog, b._id) - attorneyMarkCount(catalog, a._id))[0]!._id;
   });
 

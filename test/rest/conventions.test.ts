@@ -1,16 +1,17 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type ApiKeyDoc, type TrademarkDoc } from '../../domain/records';
 import { hashApiKey } from '../../resolvers/accounts/api-keys';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import { beforeShared, type TestApp } from '../support/harness';
 import { fails as errorOf } from '../support/http';
 
 describe('REST: authentication and scopes', function () {
   let app: TestApp;
   let markId: string;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
+  beforeShared((fixture) => {
+    app = fixture.app;
+  });
+  before(async () => {
     markId = ((await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({})) as TrademarkDoc)._id;
   });
 
@@ -66,9 +67,8 @@ describe('REST: authentication and scopes', function () {
 describe('REST: envelopes, errors, CORS, health and discovery', function () {
   let app: TestApp;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
+  beforeShared((fixture) => {
+    app = fixture.app;
   });
 
   it('carries the whole error envelope with request_id in body and header', async () => {

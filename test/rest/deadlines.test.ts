@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import { beforeShared, type TestApp } from '../support/harness';
 import { fails as expectError } from '../support/http';
 
 interface ListBody<T = Record<string, unknown>> {
@@ -51,9 +51,8 @@ const usRegistered = { jurisdiction: 'us', registration_date: '2020-05-05' };
 describe('REST: deadlines and opposition windows', function () {
   let app: TestApp;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
+  beforeShared((fixture) => {
+    app = fixture.app;
   });
 
   describe('POST /v1/deadlines/compute', function () {

@@ -2,18 +2,17 @@ import { expect } from 'chai';
 import { stableId } from '../../domain/ids';
 import { COLLECTIONS, type EntityDoc, type OwnerDoc } from '../../domain/records';
 import { FAMILY_DEPTH_LIMIT, MEMBER_OWNER_LIMIT, RELATED_ENTITY_LIMIT } from '../../domain/contract';
-import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
-import { allPages, body, entityMarkCount, errorOf, readCatalog, type Catalog, type ListBody } from './party-expectations';
+import { beforeShared, startTestApp, type TestApp } from '../support/harness';
+import { allPages, body, entityMarkCount, errorOf, type Catalog, type ListBody } from '../support/party-expectations';
 
 describe('REST: resolved entities', function () {
   let app: TestApp;
   let catalog: Catalog;
   let family: EntityDoc;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    catalog = await readCatalog(app.adapters.store);
+  beforeShared((fixture) => {
+    app = fixture.app;
+    catalog = fixture.catalog;
     family = [...catalog.entities].sort((a, b) => b.member_owner_ids.length - a.member_owner_ids.length)[0]!;
   });
 

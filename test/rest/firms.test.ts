@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sharedTestApp, type TestApp } from '../support/harness';
-import { allPages, body, errorOf, expectedFirm, firmMarks, readCatalog, type Catalog, type ListBody } from './party-expectations';
+import { beforeShared, type TestApp } from '../support/harness';
+import { allPages, body, errorOf, expectedFirm, firmMarks, type Catalog, type ListBody } from '../support/party-expectations';
 
 interface FirmRow {
   name: string;
@@ -19,10 +19,11 @@ describe('REST: firms', function () {
   let catalog: Catalog;
   let all: Array<FirmRow & { id: string }>;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    catalog = await readCatalog(app.adapters.store);
+  beforeShared((fixture) => {
+    app = fixture.app;
+    catalog = fixture.catalog;
+  });
+  before(async () => {
     all = await allPages<FirmRow>(app.get, '/v1/firms?limit=50');
   });
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../domain/errors';
 import { canonicalJson, idempotencyKeyFor, interpretBegin, readIdempotencyKey, requestFingerprint, storedResponse } from '../../rest/idempotency';
 import type { ParamSpec } from '../../rest/params';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
-import { startStageApp, testRoute, type StageApp } from './stage-app';
+import { startStageApp, testRoute, type StageApp } from '../support/stage-app';
 
 function apiErrorOf(run: () => unknown): ApiError {
   try {

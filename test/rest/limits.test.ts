@@ -9,7 +9,7 @@ import { warmRuleCalendars } from '../../resolvers/deadlines/corpus';
 import { bindingWindow, quotaHeaders, quotaRefusal, rateLimitHeaders, rateLimitRefusal, requireFeature } from '../../rest/limits';
 import { startTestApp, type TestApp } from '../support/harness';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
-import { startStageApp, testRoute, type StageApp } from './stage-app';
+import { startStageApp, testRoute, type StageApp } from '../support/stage-app';
 
 const window = (limit: number, used: number, resetMs: number): WindowState => ({
   key: `w${limit}`,

@@ -15,7 +15,7 @@ import {
   readCatalog,
   type Catalog,
   type ListBody,
-} from './party-expectations';
+} from '../support/party-expectations';
 
 interface FirmRow {
   attorney_count: number;

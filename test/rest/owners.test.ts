@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sharedTestApp, type TestApp } from '../support/harness';
-import { allPages, body, errorOf, ownerMarkCount, readCatalog, type Catalog, type ListBody } from './party-expectations';
+import { beforeShared, type TestApp } from '../support/harness';
+import { allPages, body, errorOf, ownerMarkCount, type Catalog, type ListBody } from '../support/party-expectations';
 
 interface OwnerRow {
   name: string;
@@ -13,10 +13,9 @@ describe('REST: owners', function () {
   let app: TestApp;
   let catalog: Catalog;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    catalog = await readCatalog(app.adapters.store);
+  beforeShared((fixture) => {
+    app = fixture.app;
+    catalog = fixture.catalog;
   });
 
   const sortedBy = (key: (o: Catalog['owners'][number]) => string, descending = false) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type ProceedingDoc, type TrademarkDoc } from '../../domain/records';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import { beforeShared, type TestApp } from '../support/harness';
 import { fails as expectError } from '../support/http';
 
 interface ListBody {
@@ -32,9 +32,10 @@ describe('REST: proceedings', function () {
   let app: TestApp;
   let proceedings: ProceedingDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
+  beforeShared((fixture) => {
+    app = fixture.app;
+  });
+  before(async () => {
     proceedings = await app.adapters.store.collection<ProceedingDoc>(COLLECTIONS.proceedings).find({});
     expect(proceedings.length).to.be.greaterThan(10);
   });

@@ -3,7 +3,7 @@ import eventTypes from '../../data/event_types.json';
 import niceClasses from '../../data/nice_classes.json';
 import offices from '../../data/offices.json';
 import viennaCategories from '../../data/vienna_categories.json';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import { beforeShared, type TestApp } from '../support/harness';
 
 interface ListBody {
   object: string;
@@ -35,9 +35,8 @@ async function expect400(app: TestApp, path: string, parameter: string): Promise
 describe('REST: reference data', function () {
   let app: TestApp;
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
+  beforeShared((fixture) => {
+    app = fixture.app;
   });
 
   it('lists every office of data/offices.json with its fields', async () => {

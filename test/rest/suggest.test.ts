@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import niceClasses from '../../data/nice_classes.json';
 import niceTerms from '../../data/nice_terms.json';
-import { COLLECTIONS, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import type { OwnerDoc, TrademarkDoc } from '../../domain/records';
+import { beforeShared, type TestApp } from '../support/harness';
 
 interface ListBody<T> {
   object: string;
@@ -69,11 +69,10 @@ describe('REST: suggest', function () {
   let marks: TrademarkDoc[];
   let owners: OwnerDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({});
-    owners = await app.adapters.store.collection<OwnerDoc>(COLLECTIONS.owners).find({ merged_into: null });
+  beforeShared((fixture) => {
+    app = fixture.app;
+    marks = fixture.catalog.marks;
+    owners = fixture.catalog.owners.filter((owner) => owner.merged_into === null);
   });
 
   describe('GET /v1/trademarks/suggest', () => {

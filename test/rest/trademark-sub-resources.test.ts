@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import eventTypes from '../../data/event_types.json';
 import offices from '../../data/offices.json';
 import { COLLECTIONS, type TrademarkDoc, type TrademarkEventDoc } from '../../domain/records';
-import { sharedTestApp, startTestApp, type TestApp } from '../support/harness';
+import { beforeShared, startTestApp, type TestApp } from '../support/harness';
 import { fails as expectError } from '../support/http';
 
 interface ListBody<T = Record<string, unknown>> {
@@ -62,10 +62,11 @@ describe('REST: trademark history, related and coverage', function () {
   let marks: TrademarkDoc[];
   let events: TrademarkEventDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({});
+  beforeShared((fixture) => {
+    app = fixture.app;
+    marks = fixture.catalog.marks;
+  });
+  before(async () => {
     events = await app.adapters.store.collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents).find({});
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc } from '../../domain/records';
-import { sharedTestApp, type TestApp } from '../support/harness';
+import { beforeShared, type TestApp } from '../support/harness';
 import { fails, type ErrorResponse } from '../support/http';
 
 interface ListBody {
@@ -28,10 +28,9 @@ describe('REST: trademark search and list', function () {
   let app: TestApp;
   let marks: TrademarkDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({});
+  beforeShared((fixture) => {
+    app = fixture.app;
+    marks = fixture.catalog.marks;
   });
 
   it('refuses an unscoped list (no filter, no q) with 400 validation_error', async () => {
@@ -274,10 +273,9 @@ describe('REST: trademark detail, batch, changes and source', function () {
   let app: TestApp;
   let marks: TrademarkDoc[];
 
-  before(async function () {
-    this.timeout(120_000);
-    app = await sharedTestApp();
-    marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({});
+  beforeShared((fixture) => {
+    app = fixture.app;
+    marks = fixture.catalog.marks;
   });
 
   it('returns the full record with request_id', async () => {

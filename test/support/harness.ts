@@ -20,6 +20,7 @@ import { createOrganization } from '../../resolvers/accounts/organizations';
 import { STORE_INDEXES } from '../../resolvers/store-indexes';
 import { SearchIndexer } from '../../workers/indexer';
 import { seedStore } from '../../workers/ingest/seed';
+import { readCatalog, type Catalog } from './party-expectations';
 
 export const FIXTURE_SEED = 20261101;
 
@@ -151,6 +152,27 @@ let shared: Promise<TestApp> | null = null;
 export function sharedTestApp(): Promise<TestApp> {
   shared ??= startTestApp();
   return shared;
+}
+
+/** The shared app and its fixture catalog, read from its store once. */
+export interface SharedFixture {
+  app: TestApp;
+  catalog: Catalog;
+}
+
+let sharedCatalog: Promise<Catalog> | null = null;
+
+/**
+ * The setup most read-only test files share: a `before` hook that opens the shared app (with a
+ * timeout long enough to seed it) and hands it, with the fixture catalog, to `use`.
+ */
+export function beforeShared(use: (fixture: SharedFixture) => void): void {
+  before(async function () {
+    this.timeout(120_000);
+    const app = await sharedTestApp();
+    sharedCatalog ??= readCatalog(app.adapters.store);
+    use({ app, catalog: await sharedCatalog });
+  });
 }
 
 after(async () => {
