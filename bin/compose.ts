@@ -19,7 +19,7 @@ import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
 import { mountGraphql } from '../rest/graphql-endpoint';
 import { RequestLogWriter } from '../rest/metering';
-import { buildRouteTable } from '../rest/route-table';
+import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import type { Config } from './config';
@@ -111,6 +111,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
       ],
     },
   });
+  registry.assertUsedExactly(operationNames(routes));
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
   requestLog.start();
   const app = await buildApp({ services, registry, routes, requestLog, mount: [(instance) => mountGraphql(instance, schema, services)], log: options.log });

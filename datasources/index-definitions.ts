@@ -9,7 +9,6 @@ export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
   fields: {
     mark_text: { kind: 'text', boost: 4 },
-    /** Lowercased, punctuation-folded mark text for exact and prefix matching. */
     owner_names: { kind: 'text', array: true, boost: 1 },
     goods_services_text: { kind: 'text', boost: 0.5 },
 

@@ -40,9 +40,23 @@ function readGraphqlFiles(dir: string): Array<{ file: string; source: string }> 
     .map((file) => ({ file, source: readFileSync(join(dir, file), 'utf8') }));
 }
 
+/**
+ * The executable schema. Resolvers are bound to fields by name, so both directions are checked
+ * here, at start: a resolver for a field the SDL lacks is refused by graphql-tools, and a root
+ * field (query or mutation) without a resolver is refused below, instead of answering null.
+ */
 export function buildSchema(): GraphQLSchema {
   const typeDefs = readGraphqlFiles(join(projectRoot(), 'schema')).map((f) => f.source);
-  return makeExecutableSchema({ typeDefs, resolvers });
+  const schema = makeExecutableSchema({ typeDefs, resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } });
+  const unresolved = [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
+    type
+      ? Object.values(type.getFields())
+          .filter((field) => field.resolve === undefined)
+          .map((field) => `${type.name}.${field.name}`)
+      : [],
+  );
+  if (unresolved.length > 0) throw new Error(`schema: root fields without a resolver: ${unresolved.join(', ')}`);
+  return schema;
 }
 
 export interface PersistedOperation {
@@ -91,6 +105,27 @@ export class OperationRegistry {
 
   names(): string[] {
     return [...this.operations.keys()];
+  }
+
+  /**
+   * The by-name seam between callers and operations, checked at start: every name a caller uses
+   * must be a persisted operation, and every persisted operation must have a caller (an unused
+   * one is dead code or a misspelt route). Throws naming both lists.
+   */
+  assertUsedExactly(usedNames: Iterable<string>): void {
+    const used = new Set(usedNames);
+    const missing = [...used].filter((name) => !this.operations.has(name));
+    const unused = this.names().filter((name) => !used.has(name));
+    if (missing.length > 0 || unused.length > 0) {
+      throw new Error(
+        `persisted operations out of step with their callers: ${[
+          missing.length > 0 ? `named but missing from schema/operations/: ${missing.join(', ')}` : '',
+          unused.length > 0 ? `in schema/operations/ but used by nothing: ${unused.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')}`,
+      );
+    }
   }
 
   /** Runs a persisted operation and returns its root field's value, or throws its ApiError. */

@@ -47,6 +47,11 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
   return routes;
 }
 
+/** The persisted operations the route table runs, by name (for the start-up check of that seam). */
+export function operationNames(routes: readonly RouteDef[]): string[] {
+  return routes.flatMap((route) => (route.kind === 'operation' ? [route.operation] : []));
+}
+
 function openApiRoute(handle: CustomRoute['handle']): CustomRoute {
   return {
     kind: 'custom',

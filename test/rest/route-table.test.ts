@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { buildSchema, OperationRegistry } from '../../resolvers/engine';
+import { buildRouteTable, operationNames } from '../../rest/route-table';
+
+describe('REST: the route table and its persisted operations', () => {
+  const registry = new OperationRegistry(buildSchema());
+  const routes = buildRouteTable({ version: 'test', health: { startedAt: 0, now: () => 0, isShuttingDown: () => false, probes: [] } });
+
+  it('names only operations that exist, and every operation is run by some route', () => {
+    expect(() => registry.assertUsedExactly(operationNames(routes))).not.to.throw();
+    for (const route of routes) if (route.kind === 'operation') expect(registry.names(), route.id).to.include(route.operation);
+  });
+
+  it('refuses, at start, a misspelt operation name and an operation no route runs', () => {
+    const names = operationNames(routes);
+    expect(() => registry.assertUsedExactly([...names, 'GetTrademrak'])).to.throw(/named but missing from schema\/operations\/: GetTrademrak/);
+    expect(() => registry.assertUsedExactly(names.filter((name) => name !== 'GetTrademark'))).to.throw(/used by nothing: GetTrademark$/);
+  });
+
+  it('gives every route a unique operation ID and a unique method and path', () => {
+    expect(new Set(routes.map((route) => route.id)).size).to.equal(routes.length);
+    expect(new Set(routes.map((route) => `${route.method} ${route.path}`)).size).to.equal(routes.length);
+  });
+});
