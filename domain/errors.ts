@@ -1,7 +1,7 @@
 /**
- * The one error catalog. Every error any surface returns (REST, GraphQL `extensions`, MCP
- * `isError`) is an `ApiError` of a type listed here; nothing else invents status codes. It lives in
- * domain/ because resolvers, the REST layer and MCP all raise and render the same errors.
+ * The one error catalog. Every error any surface returns (REST envelopes, GraphQL `extensions`)
+ * is an `ApiError` of a type listed here; nothing else invents status codes. It lives in domain/
+ * because resolvers raise the errors every surface renders.
  */
 
 export const FEEDBACK_HINT = 'If this persists, report it with POST /v1/feedback and include the request_id.';

@@ -1,6 +1,6 @@
 /**
- * Input checks shared by every surface (REST query strings and bodies, GraphQL variables, MCP
- * tool arguments): calendar-valid dates, ISO timestamps, ordered ranges.
+ * Input checks shared by every surface (REST query strings and bodies, GraphQL variables):
+ * calendar-valid dates, ISO timestamps, ordered ranges.
  */
 import { ApiError, invalid } from './errors';
 import { idKind, isWellFormedId, type IdPrefix } from './ids';

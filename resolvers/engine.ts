@@ -1,8 +1,8 @@
 /**
  * The GraphQL engine: the executable schema (schema/*.graphql + resolvers) and the registry of
  * persisted operations (schema/operations/*.graphql), each parsed and validated once at start.
- * REST routes and MCP tools run operations from this registry by name; nothing else is executed
- * on the public surface.
+ * REST routes run operations from this registry by name; nothing else is executed on the public
+ * surface.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * What one route-table entry says. The route table is the single source of truth: routing,
  * parameter validation, scopes, limits, idempotency, envelopes, serialization, the OpenAPI
- * document and MCP tool descriptions are all derived from these entries.
+ * document are all derived from these entries.
  */
 import type { Feature, Pool, Tier } from '../domain/plans';
 import type { ParamSpec, ParsedParams } from './params';
@@ -29,7 +29,7 @@ export interface RouteInput {
 }
 
 interface RouteBase {
-  /** Stable operation ID (OpenAPI operationId, MCP tool name stem). */
+  /** Stable operation ID (the OpenAPI operationId). */
   id: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify path syntax: /v1/trademarks/:id. */

@@ -1,7 +1,7 @@
 /**
  * The trademark list filters (spec: "Trademark list filters") → SearchIndex filters. Rules that
  * span several parameters (ranges ordered, identifiers need `office`) are checked here, so REST,
- * GraphQL and MCP callers get the same answers.
+ * and GraphQL callers get the same answers.
  */
 import { TRADEMARK_DATE_FIELDS } from '../../domain/contract';
 import type { SearchFilter } from '../../datasources/ports';
