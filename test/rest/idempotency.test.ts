@@ -6,17 +6,8 @@ import { ApiError } from '../../domain/errors';
 import { canonicalJson, idempotencyKeyFor, interpretBegin, readIdempotencyKey, requestFingerprint, storedResponse } from '../../rest/idempotency';
 import type { ParamSpec } from '../../rest/params';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
+import { apiErrorOf } from '../support/api-error';
 import { startStageApp, testRoute, type StageApp } from '../support/stage-app';
-
-function apiErrorOf(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('idempotency: pure rules', () => {
   it('accepts keys of 1 to 255 characters of A-Za-z0-9_- and nothing else', () => {

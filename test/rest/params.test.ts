@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError } from '../../domain/errors';
+import { apiErrorOf } from '../support/api-error';
 import { assertRangesOrdered } from '../../domain/validation';
 import { parseJsonParams, parseQueryString, rangeParams, type ParamSpec } from '../../rest/params';
 
@@ -15,15 +15,9 @@ const specs: ParamSpec[] = [
 ];
 
 function rejects(fn: () => unknown, type: string, detailPart: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(ApiError);
-    expect((error as ApiError).type).to.equal(type);
-    expect((error as ApiError).detail).to.contain(detailPart);
-    return;
-  }
-  expect.fail('expected an ApiError');
+  const error = apiErrorOf(fn);
+  expect(error.type).to.equal(type);
+  expect(error.detail).to.contain(detailPart);
 }
 
 describe('rest/params: request conventions', () => {

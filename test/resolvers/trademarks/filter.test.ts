@@ -8,24 +8,14 @@ import { isInputObjectType } from 'graphql';
 import { TRADEMARK_DATE_FIELDS } from '../../../domain/contract';
 import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
 import type { SearchFilter } from '../../../datasources/ports';
-import { ApiError } from '../../../domain/errors';
 import { buildSchema } from '../../../resolvers/engine';
 import { toSearchFilters, type TrademarkFilterInput } from '../../../resolvers/trademarks/filter';
 import { trademarkSort } from '../../../resolvers/trademarks/search';
 import { TRADEMARK_FILTER_PARAMS } from '../../../rest/routes/trademark-params';
+import { apiErrorOf } from '../../support/api-error';
 import { generateCatalog } from '../../../workers/ingest/generator';
 import { trademarkIndexDocument } from '../../../workers/projections/trademarks';
 import type { OwnerDoc, AttorneyDoc, TrademarkDoc } from '../../../domain/records';
-
-function refusal(work: () => unknown): ApiError {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('resolvers/trademarks: filter and sort translation', () => {
   it('turns list parameters into in-filters on the index field each one names', () => {
@@ -59,8 +49,8 @@ describe('resolvers/trademarks: filter and sort translation', () => {
   });
 
   it('refuses a lower bound after the upper bound, and numbers without their office', () => {
-    expect(refusal(() => toSearchFilters({ filing_date_gte: '2021-01-01', filing_date_lt: '2020-01-01' })).detail).to.contain('filing_date');
-    const missingOffice = refusal(() => toSearchFilters({ application_number: '97123456' }));
+    expect(apiErrorOf(() => toSearchFilters({ filing_date_gte: '2021-01-01', filing_date_lt: '2020-01-01' })).detail).to.contain('filing_date');
+    const missingOffice = apiErrorOf(() => toSearchFilters({ application_number: '97123456' }));
     expect(missingOffice.type).to.equal('validation_error');
     expect(missingOffice.detail).to.equal('application_number: requires office (numbers are only unique within one office)');
   });
@@ -84,7 +74,7 @@ describe('resolvers/trademarks: filter and sort translation', () => {
       { field: 'filing_date', direction: 'desc' },
       { field: 'office_code', direction: 'asc' },
     ]);
-    expect(refusal(() => trademarkSort('mark_text', false)).detail).to.match(/^sort: must be one of filing_date, /);
+    expect(apiErrorOf(() => trademarkSort('mark_text', false)).detail).to.match(/^sort: must be one of filing_date, /);
   });
 
   describe('one spelling per filter in five places', () => {
