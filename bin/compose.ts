@@ -17,7 +17,7 @@ import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
-import { mountGraphql } from '../rest/graphql-endpoint';
+import { mountGraphql } from '../rest/graphql/endpoint';
 import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
@@ -114,7 +114,15 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   registry.assertUsedExactly(operationNames(routes));
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
   requestLog.start();
-  const app = await buildApp({ services, registry, routes, requestLog, mount: [(instance) => mountGraphql(instance, schema, services)], log: options.log });
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const app = await buildApp({
+    services,
+    registry,
+    routes,
+    requestLog,
+    mount: [(instance) => mountGraphql(instance, { schema, services, registry, routes, log })],
+    log,
+  });
   if (options.runIndexer ?? true) indexer.start();
   return {
     app,

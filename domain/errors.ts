@@ -116,6 +116,12 @@ export const ERROR_CATALOG = {
     retryable: true,
     suggestion: `A dependency is down; wait retry_after seconds and retry. ${FEEDBACK_HINT}`,
   },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    retryable: false,
+    suggestion: 'GraphQL queries may use GET or POST; mutations need POST.',
+  },
   preview_timeout: {
     status: 504,
     title: 'Preview timeout',
@@ -148,38 +154,42 @@ export class ApiError extends Error {
   }
 }
 
+export interface ErrorFields {
+  type: ErrorType;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  suggestion: string;
+  retryable: boolean;
+  retry_after: number | null;
+  [extra: string]: string | number | boolean | null;
+}
+
 export interface ErrorBody {
-  error: {
-    type: ErrorType;
-    title: string;
-    status: number;
-    detail: string;
-    instance: string;
-    suggestion: string;
-    retryable: boolean;
-    retry_after: number | null;
-    [extra: string]: string | number | boolean | null;
-  };
+  error: ErrorFields;
   request_id: string;
 }
 
-/** The spec's error envelope for an ApiError raised while serving `instance` (the request path). */
-export function errorBody(error: ApiError, instance: string, requestId: string): ErrorBody {
+/** The members of the spec's `error` object for an ApiError raised while serving `instance` (the request path). */
+export function errorFields(error: ApiError, instance: string): ErrorFields {
   const entry: CatalogEntry = ERROR_CATALOG[error.type];
   return {
-    error: {
-      ...error.extras,
-      type: error.type,
-      title: entry.title,
-      status: entry.status,
-      detail: error.detail,
-      instance,
-      suggestion: entry.suggestion,
-      retryable: error.retryable,
-      retry_after: error.retryAfter,
-    },
-    request_id: requestId,
+    ...error.extras,
+    type: error.type,
+    title: entry.title,
+    status: entry.status,
+    detail: error.detail,
+    instance,
+    suggestion: entry.suggestion,
+    retryable: error.retryable,
+    retry_after: error.retryAfter,
   };
+}
+
+/** The spec's error envelope. */
+export function errorBody(error: ApiError, instance: string, requestId: string): ErrorBody {
+  return { error: errorFields(error, instance), request_id: requestId };
 }
 
 /** Convenience constructors for the errors raised most often. */

@@ -62,8 +62,11 @@ export function buildSchema(): GraphQLSchema {
 export interface PersistedOperation {
   name: string;
   document: DocumentNode;
-  /** The root field the operation selects; REST envelopes wrap `data[rootField]`. */
+  /** The response key of the root field the operation selects; REST envelopes wrap `data[rootField]`. */
   rootField: string;
+  /** The schema field behind it (differs from rootField when aliased). */
+  rootFieldName: string;
+  operationType: 'query' | 'mutation';
   /**
    * The operation compiled to JavaScript once at start (graphql-jit): same results and errors as
    * graphql-js's `execute`, at about half its cost per request on the detail and batch routes.
@@ -93,7 +96,15 @@ export class OperationRegistry {
       if (op.selectionSet.selections.length !== 1 || field?.kind !== 'Field') throw new Error(`schema/operations/${file}: must select exactly one root field`);
       const compiled = compileQuery(schema, document, name);
       if (!isCompiledQuery(compiled)) throw new Error(`schema/operations/${file}: ${compiled.errors?.map((e) => e.message).join('; ')}`);
-      this.operations.set(name, { name, document, rootField: field.alias?.value ?? field.name.value, compiled });
+      if (op.operation === 'subscription') throw new Error(`schema/operations/${file}: subscriptions are not persisted operations`);
+      this.operations.set(name, {
+        name,
+        document,
+        rootField: field.alias?.value ?? field.name.value,
+        rootFieldName: field.name.value,
+        operationType: op.operation,
+        compiled,
+      });
     }
   }
 

@@ -2,6 +2,7 @@
  * The resolver map of the whole internal schema, one entry per domain area.
  */
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import type { Feature, Pool, Tier } from '../domain/plans';
 import { apiKeyMutationResolvers, apiKeyQueryResolvers } from './accounts/api-key-management';
 import { attorneyClientFieldResolvers, attorneyFieldResolvers } from './attorneys/fields';
 import { attorneyQueryResolvers } from './attorneys/queries';
@@ -35,6 +36,23 @@ const JSONObject = new GraphQLScalarType({
     return null;
   },
 });
+
+/**
+ * Guard policies of the root fields no REST route runs (a route's root field is guarded as its
+ * route is: rest/graphql/field-policies.ts). Keyed `Query.field` / `Mutation.field`.
+ */
+export interface RootFieldPolicy {
+  /** Scope the key must hold; null: any valid key. */
+  scope: string | null;
+  pool: Pool;
+  /** Default: reads for queries, writes for mutations. */
+  tier?: Tier;
+  feature?: Feature;
+}
+
+export const rootFieldPolicies: Readonly<Record<string, RootFieldPolicy>> = {
+  'Query.ping': { scope: null, pool: 'utility' },
+};
 
 export const resolvers = {
   JSONObject,

@@ -32,7 +32,7 @@ import { buildEnvelope } from './envelope';
 import { errorForResponse, sendError } from './errors';
 import { Limiter } from './limits';
 import { IdempotencyStage, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
-import { requestLogRow, type Exchange, type RequestLogWriter } from './metering';
+import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import type { RouteDef, RouteInput } from './route';
 import { compileRouteSerializer } from './serialize';
@@ -181,16 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           let context = null;
           if (route.scope !== 'public') {
             const { caller, organization } = await authenticate(services.store, request.headers.authorization, now);
-            request.exchange = {
-              requestId: request.requestId,
-              organizationId: caller.organizationId,
-              apiKeyId: caller.apiKeyId,
-              routePath: route.path,
-              method: route.method,
-              // The wall clock, not services.now(): tests pin the latter to fix "today".
-              startedAt: new Date(),
-              error: null,
-            };
+            request.exchange = openExchange(request.requestId, caller, route.path, route.method);
             requireScope(caller, route.scope);
             context = createRequestContext(services, caller);
             const limits = await limiter.admit(route, organization);

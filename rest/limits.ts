@@ -25,7 +25,21 @@ import type { CounterState, KeyValue, WindowState } from '../datasources/ports';
 import { ApiError } from '../domain/errors';
 import { effectivePlan, isMeteredPool, quotaChecks, windowChecks, WINDOW_MS, type EffectivePlan, type MeteredPool } from '../domain/plans';
 import type { OrganizationDoc } from '../domain/records';
-import type { RouteDef } from './route';
+import type { Feature, Pool, Tier } from '../domain/plans';
+
+/**
+ * What one admission charges: a route (one unit), or a group of GraphQL root fields of one pool
+ * and tier (one unit per field, so a query of ten searches spends what ten search requests do).
+ */
+export interface LimitCharge {
+  pool: Pool;
+  tier: Tier;
+  feature?: Feature;
+  /** Cached reference routes omit RateLimit-* headers. */
+  cachedReference?: boolean;
+  /** Requests this admission stands for (default 1). */
+  units?: number;
+}
 
 export interface LimitDecision {
   headers: Record<string, string>;
@@ -36,7 +50,7 @@ export interface LimitDecision {
 const seconds = (ms: number): number => Math.ceil(Math.max(0, ms) / 1000);
 
 /** 403 plan_upgrade_required for features or pools the plan does not include. */
-export function requireFeature(route: Pick<RouteDef, 'feature' | 'pool'>, plan: EffectivePlan): void {
+export function requireFeature(route: Pick<LimitCharge, 'feature' | 'pool'>, plan: EffectivePlan): void {
   if (route.feature !== undefined && !plan.features.includes(route.feature)) {
     throw new ApiError('plan_upgrade_required', `the ${plan.name} plan does not include ${route.feature}; upgrade the plan to use this endpoint`, {
       feature: route.feature,
@@ -69,8 +83,8 @@ export function rateLimitHeaders(windows: readonly WindowState[]): Record<string
 }
 
 /** 429 rate_limited; retry after the longest wait among the full windows (at least 1 s). */
-export function rateLimitRefusal(windows: readonly WindowState[], labels: readonly string[]): ApiError {
-  const full = windows.map((window, index) => ({ window, label: labels[index] ?? 'limit' })).filter(({ window }) => window.used + 1 > window.limit);
+export function rateLimitRefusal(windows: readonly WindowState[], labels: readonly string[], units = 1): ApiError {
+  const full = windows.map((window, index) => ({ window, label: labels[index] ?? 'limit' })).filter(({ window }) => window.used + units > window.limit);
   const retryAfter = Math.max(1, ...full.map(({ window }) => seconds(window.resetMs)));
   const named = full.map(({ window, label }) => `${label} (${window.limit} per minute)`).join(' and ');
   return new ApiError('rate_limited', `the ${named} is used up; retry in ${retryAfter} s`, {}, retryAfter);
@@ -109,25 +123,27 @@ export class Limiter {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async admit(route: RouteDef, organization: OrganizationDoc): Promise<LimitDecision> {
+  async admit(charge: LimitCharge, organization: OrganizationDoc): Promise<LimitDecision> {
     const plan = effectivePlan(organization);
-    requireFeature(route, plan);
+    requireFeature(charge, plan);
+    const units = charge.units ?? 1;
     const nowMs = this.clock();
-    const windows = windowChecks(organization._id, route.pool, route.tier, plan);
-    const counters = isMeteredPool(route.pool) ? quotaChecks(organization._id, route.pool, plan, organization.billing_anchor_day, new Date(nowMs)) : [];
+    const windows = windowChecks(organization._id, charge.pool, charge.tier, plan);
+    const counters = isMeteredPool(charge.pool) ? quotaChecks(organization._id, charge.pool, plan, organization.billing_anchor_day, new Date(nowMs)) : [];
     const [windowDecision, counterDecision] = await Promise.all([
-      this.kv.consumeWindows(windows, 1, nowMs),
-      counters.length > 0 ? this.kv.consumeCounters(counters, 1, nowMs) : null,
+      this.kv.consumeWindows(windows, units, nowMs),
+      counters.length > 0 ? this.kv.consumeCounters(counters, units, nowMs) : null,
     ]);
-    const headers = route.cachedReference ? {} : rateLimitHeaders(windowDecision.windows);
+    const headers = charge.cachedReference ? {} : rateLimitHeaders(windowDecision.windows);
     if (!windowDecision.allowed) {
-      if (counterDecision?.allowed) await this.kv.consumeCounters(counters, -1, nowMs);
-      return { headers, refusal: rateLimitRefusal(windowDecision.windows, [`${route.pool} limit of the ${plan.name} plan`, `${route.tier} tier ceiling`]) };
+      if (counterDecision?.allowed) await this.kv.consumeCounters(counters, -units, nowMs);
+      const labels = [`${charge.pool} limit of the ${plan.name} plan`, `${charge.tier} tier ceiling`];
+      return { headers, refusal: rateLimitRefusal(windowDecision.windows, labels, units) };
     }
-    if (counterDecision === null || !isMeteredPool(route.pool)) return { headers, refusal: null };
-    Object.assign(headers, quotaHeaders(counterDecision.counters, plan.quotas[route.pool].monthly ?? 0));
+    if (counterDecision === null || !isMeteredPool(charge.pool)) return { headers, refusal: null };
+    Object.assign(headers, quotaHeaders(counterDecision.counters, plan.quotas[charge.pool].monthly ?? 0));
     if (counterDecision.allowed) return { headers, refusal: null };
     const refused = counterDecision.counters[counterDecision.refusedIndex] as CounterState;
-    return { headers, refusal: quotaRefusal(route.pool, refused, counterDecision.refusedIndex === 0 ? 'monthly' : 'daily', nowMs) };
+    return { headers, refusal: quotaRefusal(charge.pool, refused, counterDecision.refusedIndex === 0 ? 'monthly' : 'daily', nowMs) };
   }
 }

@@ -14,6 +14,7 @@
  */
 import type { DocumentStore } from '../datasources/ports';
 import { COLLECTIONS, type RequestLogDoc } from '../domain/records';
+import type { Caller } from '../resolvers/context';
 
 export const REQUEST_LOG_RETENTION_DAYS = 122;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +30,12 @@ export interface Exchange {
   method: string;
   startedAt: Date;
   error: { type: string; detail: string } | null;
+}
+
+/** The exchange of an authenticated request, opened once the caller is known. */
+export function openExchange(requestId: string, caller: Pick<Caller, 'organizationId' | 'apiKeyId'>, routePath: string, method: string): Exchange {
+  // The wall clock, not Services.now(): tests pin the latter to fix "today".
+  return { requestId, organizationId: caller.organizationId, apiKeyId: caller.apiKeyId, routePath, method, startedAt: new Date(), error: null };
 }
 
 export function requestLogRow(exchange: Exchange, statusCode: number, durationMs: number): RequestLogDoc {

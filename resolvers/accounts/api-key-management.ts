@@ -11,7 +11,7 @@ import { COLLECTIONS, type ApiKeyDoc } from '../../domain/records';
 import { parseId, parseTimestamp, truncate } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { apiKeyStatus, createApiKey, displayPrefix, generateSecret, hashApiKey, type ApiKeyStatus } from './api-keys';
-import { grantableScopes, requireCallerScope, requireScopesHeld } from './caller-scope';
+import { grantableScopes, requireScopesHeld } from './caller-scope';
 import { mergeMetadata, parseMetadata } from './metadata';
 import { pageOf } from './pages';
 import { pageLimit } from '../page-limit';
@@ -115,7 +115,6 @@ interface CreateArgs {
 }
 
 async function createKey(args: CreateArgs, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   const now = ctx.services.now();
   const name = checkName(args.name);
   const scopes = checkScopeList(ctx, args.scopes);
@@ -154,7 +153,6 @@ function statusFilter(status: string, now: Date): Filter {
 
 /** Newest first; keyset on the time-ordered ID, so keys created after the first page never appear. */
 async function listKeys(args: ListArgs, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   const now = ctx.services.now();
   const limit = pageLimit(args.limit);
   const binding = { list: 'api_keys', organization: ctx.caller.organizationId, status: args.status ?? null };
@@ -164,7 +162,6 @@ async function listKeys(args: ListArgs, ctx: RequestContext) {
 }
 
 async function getKey(id: string, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   return apiKeyObject(await ownKey(ctx, id), ctx.services.now());
 }
 
@@ -179,10 +176,15 @@ interface UpdateArgs {
 const given = (args: object, field: string): boolean =>
   Object.prototype.hasOwnProperty.call(args, field) && (args as Record<string, unknown>)[field] !== undefined;
 
-/** Partial update; `expires_at: null` clears the expiry; metadata is a merge patch (null removes a key). */
+/**
+ * Partial update; `expires_at: null` clears the expiry; metadata is a merge patch (null removes a
+ * key). Like rotation, it needs every scope of the target: re-dating (or renaming) a key stronger
+ * than the caller's own would extend a power the caller does not have. Revocation needs no more
+ * than api-keys:manage, so any manager can stop a leaked key.
+ */
 async function updateKey(args: UpdateArgs, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   const key = await changeKey(ctx, args.id, (current, now) => {
+    requireScopesHeld(ctx.caller, current.scopes, 'change');
     const fields: Partial<ApiKeyDoc> = {};
     if (given(args, 'name')) fields.name = checkName(args.name);
     if (given(args, 'scopes')) fields.scopes = checkScopeList(ctx, args.scopes);
@@ -195,7 +197,6 @@ async function updateKey(args: UpdateArgs, ctx: RequestContext) {
 
 /** A new secret replaces the old one in the same write, so the old secret fails from then on. */
 async function rotateKey(id: string, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   let secret = '';
   const key = await changeKey(ctx, id, (current) => {
     requireScopesHeld(ctx.caller, current.scopes, 'rotate');
@@ -207,7 +208,6 @@ async function rotateKey(id: string, ctx: RequestContext) {
 
 /** Authentication reads the key on every request, so a revoked key fails from the next request on. */
 async function revokeKey(id: string, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, MANAGE_SCOPE);
   const key = await changeKey(ctx, id, (_current, now) => ({ revoked_at: now.toISOString() }));
   return apiKeyObject(key, ctx.services.now());
 }

@@ -1,17 +1,11 @@
 /**
- * Scope checks inside resolvers. REST checks a route's scope before execution; these repeat the
- * check for callers that reach the same fields another way (the /graphql endpoint only requires
- * trademarks:read), and hold the rules about which scopes a caller may hand out.
+ * The rules about which scopes a caller may hand out or act on. Whether the caller may call an
+ * operation at all is checked before execution, on every door, by the operation's scope (the
+ * REST authorize stage; rest/graphql/gate.ts for /graphql).
  */
 import { ApiError, invalid } from '../../domain/errors';
 import { CUSTOMER_SCOPES, isKnownScope, LEGACY_SCOPES } from '../../domain/scopes';
 import type { Caller } from '../context';
-
-export function requireCallerScope(caller: Caller, scope: string): void {
-  if (!caller.scopes.has(scope)) {
-    throw new ApiError('forbidden', `this operation requires the ${scope} scope, which the API key does not hold`, { required_scope: scope });
-  }
-}
 
 /**
  * Checks a requested scope list for a new or updated key and returns it without duplicates:

@@ -7,7 +7,6 @@ import { invalid, notFound } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, FEEDBACK_STATUSES, FEEDBACK_TYPES, type FeedbackDoc } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
-import { requireCallerScope } from '../accounts/caller-scope';
 import { pageOf } from '../accounts/pages';
 import { pageLimit } from '../page-limit';
 import type { RequestContext } from '../context';
@@ -85,9 +84,8 @@ async function getFeedback(id: string, ctx: RequestContext) {
   return feedbackObject(report);
 }
 
-/** Admin only: reports of every organization, since the service team triages them all. */
+/** Admin only (the route's scope, checked before execution): reports of every organization, since the service team triages them all. */
 async function updateFeedbackStatus(args: { id: string; status: string; resolution_note?: string | null }, ctx: RequestContext) {
-  requireCallerScope(ctx.caller, 'admin');
   parseId('id', args.id, 'fbk_');
   const report = await transitionFeedback(ctx.services.store, args.id, { status: args.status, resolutionNote: args.resolution_note }, ctx.services.now());
   return feedbackObject(report);

@@ -179,9 +179,11 @@ describe('REST: API keys', function () {
         headers: { authorization: `Bearer ${app.keys.legacy}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'mutation { createApiKey(name: "x", scopes: ["trademarks:read"]) { id secret } }' }),
       });
-      const body = (await response.json()) as { data: unknown; errors?: Array<{ extensions?: { code?: string } }> };
-      expect(body.data).to.equal(null);
-      expect(body.errors?.[0]?.extensions?.code).to.equal('forbidden');
+      const body = (await response.json()) as { data?: unknown; errors?: Array<{ extensions?: { code?: string; required_scope?: string } }> };
+      expect(response.status).to.equal(403);
+      // Refused before execution (GraphQL: no data entry at all).
+      expect(body).not.to.have.property('data');
+      expect(body.errors?.[0]?.extensions).to.include({ code: 'forbidden', required_scope: 'api-keys:manage' });
     });
   });
 
@@ -346,6 +348,19 @@ describe('REST: API keys', function () {
       const billing = await keyIdOf(app.keys.billingOnly);
       await fails(await send('POST', `${KEYS}/${billing}/rotate`, undefined, manageOnly), 403, 'forbidden', 'billing:read');
       await fails(await probe(app.keys.billingOnly), 403, 'forbidden');
+    });
+
+    it('a key cannot rename, re-date or re-label a key holding scopes it lacks (403), but may revoke it', async () => {
+      const stronger = await create({ name: 'stronger', scopes: ['trademarks:read', 'api-keys:manage'] });
+      const future = new Date(clockMs + 30 * 24 * HOUR).toISOString();
+      for (const patch of [{ name: 'renamed' }, { expires_at: future }, { expires_at: null }, { metadata: { team: 'x' } }]) {
+        await fails(await send('PATCH', `${KEYS}/${stronger.id}`, patch, manageOnly), 403, 'forbidden', 'trademarks:read');
+      }
+      const unchanged = await ok<ApiKeyBody>(await send('GET', `${KEYS}/${stronger.id}`));
+      expect(unchanged).to.include({ name: 'stronger', expires_at: null });
+      expect(unchanged.metadata).to.deep.equal({});
+      const revoked = await ok<ApiKeyBody>(await send('DELETE', `${KEYS}/${stronger.id}`, undefined, manageOnly));
+      expect(revoked.status).to.equal('revoked');
     });
 
     it('revocation sets revoked_at and the key is refused from the next request', async () => {
