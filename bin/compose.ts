@@ -34,11 +34,20 @@ export interface Adapters {
 const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTIONS.attorneys, COLLECTIONS.firms, COLLECTIONS.entities, COLLECTIONS.proceedings];
 
 /**
+ * The data directory holds keys' hashes, request logs, sealed responses and the server secret:
+ * created 0700. A directory that already exists keeps its permissions (it may be shared on
+ * purpose); the files Marque creates in it are 0600 whatever the directory allows.
+ */
+function ensurePrivateDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
  * Opens the configured adapters. The drivers of MongoDB, Elasticsearch and Redis are loaded only
  * when configured, which keeps the embedded default's start-up short.
  */
 export async function openAdapters(config: Config): Promise<Adapters> {
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDirectory(config.dataDir);
   const store = config.mongodbUrl
     ? (await import('../datasources/mongo/document-store')).createMongoDocumentStore({
         url: config.mongodbUrl,
@@ -116,6 +125,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   requestLog.start();
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const app = await buildApp({
+    serverSecret: secret,
     services,
     registry,
     routes,

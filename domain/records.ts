@@ -19,6 +19,7 @@ export const COLLECTIONS = {
   apiKeys: 'api_keys',
   requestLogs: 'request_logs',
   feedback: 'feedback',
+  idempotencyReceipts: 'idempotency_receipts',
   meta: 'meta',
 } as const;
 
@@ -365,6 +366,17 @@ export interface RequestLogDoc {
   error_detail: string | null;
   duration_ms: number;
   occurred_at: string;
+}
+
+/**
+ * The record that an idempotent write happened, committed with the write itself: its response,
+ * sealed, replayed when the same key comes back (rest/idempotency.ts). Kept 24 hours.
+ */
+export interface IdempotencyReceiptDoc {
+  _id: string; // idem:{organization}:{key}
+  fingerprint: string;
+  response: string;
+  expires_at: string;
 }
 
 export const FEEDBACK_TYPES = ['data_issue', 'bug', 'feature_request', 'other'] as const;

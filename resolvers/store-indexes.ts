@@ -13,4 +13,5 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id', 'event_date'] },
   { collection: COLLECTIONS.trademarks, paths: ['series_id'] },
   { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },
+  { collection: COLLECTIONS.idempotencyReceipts, paths: ['expires_at'] },
 ];

@@ -29,9 +29,10 @@ import { createRequestContext, type Services } from '../resolvers/context';
 import type { OperationRegistry } from '../resolvers/engine';
 import { authenticate, requireScope } from './auth';
 import { buildEnvelope } from './envelope';
-import { errorForResponse, sendError } from './errors';
+import { answerClientError, errorForResponse, MAX_PATH_SEGMENT, sendError } from './errors';
+import { parseJsonBody } from './json-body';
 import { Limiter } from './limits';
-import { IdempotencyStage, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
+import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import type { RouteDef, RouteInput } from './route';
@@ -43,6 +44,8 @@ export interface AppOptions {
   routes: readonly RouteDef[];
   /** Extra Fastify plugins mounted beside the route table (the /graphql endpoint). */
   mount?: Array<(app: FastifyInstance) => void>;
+  /** The server secret (it signs cursors): stored idempotent responses are sealed with a key derived from it. */
+  serverSecret: Buffer;
   /** Receives one row per business request (stage 9); none: requests are not logged. */
   requestLog?: RequestLogWriter;
   log?: (message: string, error?: unknown) => void;
@@ -55,6 +58,8 @@ declare module 'fastify' {
     exchange: Exchange | null;
   }
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** Time-ordered like every minted ID: sortable, and request-log rows append instead of landing at random. */
 export const newRequestId = (): string => randomId('req_');
@@ -122,30 +127,42 @@ function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
   return reply.status(stored.status).headers(stored.headers).header('idempotent-replayed', 'true').send(stored.body);
 }
 
+/** Stage 1, request id and CORS: the request's id (also the Request-Id header) and the CORS headers. */
+function startExchange(request: FastifyRequest, reply: FastifyReply): void {
+  request.requestId = newRequestId();
+  request.exchange = null;
+  reply.headers(CORS_HEADERS);
+  reply.header('request-id', request.requestId);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services, registry, routes } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const app = Fastify({ logger: false, routerOptions: { querystringParser: () => ({}) }, bodyLimit: 1024 * 1024, return503OnClosing: false });
+  const app = Fastify({
+    logger: false,
+    routerOptions: { querystringParser: () => ({}), maxParamLength: MAX_PATH_SEGMENT },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: false,
+    // The router's own refusals (bad percent-encoding, an overlong segment) run before any hook.
+    frameworkErrors: (error, request, reply) => {
+      startExchange(request, reply);
+      sendError(reply, request, errorForResponse(error, log));
+    },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, newRequestId()),
+  });
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('validation_error', 'body: is not valid JSON', { parameter: 'body' }), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as ApiError, undefined);
     }
   });
 
   app.decorateRequest('requestId', '');
   app.decorateRequest('exchange', null);
-  app.addHook('onRequest', async (request, reply) => {
-    request.requestId = newRequestId();
-    request.exchange = null;
-    reply.headers(CORS_HEADERS);
-    reply.header('request-id', request.requestId);
-  });
+  app.addHook('onRequest', async (request, reply) => startExchange(request, reply));
 
   const requestLog = options.requestLog;
   if (requestLog) {
@@ -154,7 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   const limiter = new Limiter(services.kv);
-  const idempotency = new IdempotencyStage(services.kv);
+  const idempotency = new IdempotencyStage(services.kv, services.store, new ResponseSealer(options.serverSecret));
 
   const toApiError = (error: unknown): ApiError => errorForResponse(error, log);
 
@@ -171,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             const held = claim;
             claim = null;
             await idempotency
-              .finish(held, storedResponse(status, body, { 'content-type': 'application/json; charset=utf-8' }))
+              .finish(held, storedResponse(status, body, JSON_HEADERS))
               .catch((error: unknown) => log('idempotency: could not store the response', error));
           }
           return sendSuccess(route, request, reply, status, body);
@@ -197,8 +214,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             return await respond(result.status, serialize(buildEnvelope(route, result.body, request.requestId)));
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);
-          const data = await registry.run(route.operation, route.variables(input), context);
-          return await respond(route.successStatus, serialize(buildEnvelope(route, data, request.requestId, input)));
+          const operationContext = context;
+          const execute = async (): Promise<StoredResponse> => {
+            const data = await registry.run(route.operation, route.variables(input), operationContext);
+            return storedResponse(route.successStatus, serialize(buildEnvelope(route, data, request.requestId, input)), JSON_HEADERS);
+          };
+          // A write with a claimed key commits together with its receipt (rest/idempotency.ts).
+          const response = claim !== null && route.idempotency === 'required' ? await idempotency.runWrite(claim, execute) : await execute();
+          return await respond(response.status, response.body);
         } catch (error) {
           if (claim !== null) await idempotency.release(claim).catch((releaseError: unknown) => log('idempotency: could not release a key', releaseError));
           return sendError(reply, request, toApiError(error));

@@ -15,10 +15,18 @@
  * - Same key, other fingerprint → 409 conflict; same key while the first request still runs →
  *   409 idempotency_processing (retryable).
  * - Only 2xx responses are stored, for 24 hours; anything else releases the key so a retry runs.
+ * - Stored responses are sealed (AES-256-GCM under a key derived from the server secret): a key
+ *   creation or rotation replays its secret, and that secret must not lie readable in the
+ *   KeyValue or the store.
+ * - A write (a route that requires the key) is atomic with its receipt: the operation runs in a
+ *   DocumentStore transaction that also stores the sealed response (`idempotency_receipts`). If
+ *   the process dies after that commit but before the KeyValue records the completion, the retry
+ *   finds the receipt, heals the KeyValue and replays: the write is never made twice.
  */
-import { createHash } from 'node:crypto';
-import type { IdempotencyBegin, KeyValue } from '../datasources/ports';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { DocumentStore, IdempotencyBegin, KeyValue } from '../datasources/ports';
 import { ApiError, invalid } from '../domain/errors';
+import { COLLECTIONS, type IdempotencyReceiptDoc } from '../domain/records';
 import type { RouteDef } from './route';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -86,7 +94,7 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
-export type IdempotencyOutcome = { kind: 'run' } | { kind: 'replay'; response: StoredResponse };
+export type IdempotencyOutcome = { kind: 'run' } | { kind: 'replay'; sealed: string };
 
 /** What a claim attempt means for this request; throws the 409s. */
 export function interpretBegin(begin: IdempotencyBegin, fingerprint: string): IdempotencyOutcome {
@@ -97,7 +105,43 @@ export function interpretBegin(begin: IdempotencyBegin, fingerprint: string): Id
   if (begin.state === 'in_flight') {
     throw new ApiError('idempotency_processing', `the first request with this ${IDEMPOTENCY_HEADER} is still running; retry shortly`, {}, 1);
   }
-  return { kind: 'replay', response: JSON.parse(begin.response) as StoredResponse };
+  return { kind: 'replay', sealed: begin.response };
+}
+
+/** The claim meets a receipt: the same request replays it, another body is a conflict. */
+export function interpretReceipt(receipt: Pick<IdempotencyReceiptDoc, 'fingerprint' | 'response'>, fingerprint: string): IdempotencyOutcome {
+  return interpretBegin({ state: 'completed', fingerprint: receipt.fingerprint, response: receipt.response }, fingerprint);
+}
+
+const SEAL_VERSION = 'v1';
+
+/**
+ * Seals stored responses with AES-256-GCM. The key is derived (HKDF-SHA256) from the server secret,
+ * which every API process shares (it also signs cursors), so any of them can replay.
+ */
+export class ResponseSealer {
+  private readonly key: Buffer;
+
+  constructor(serverSecret: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'marque idempotent responses', 32));
+  }
+
+  seal(response: StoredResponse): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(response), 'utf8'), cipher.final()]);
+    return [SEAL_VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  }
+
+  /** Throws when the text was not sealed with this secret (tampered, or another secret). */
+  open(sealed: string): StoredResponse {
+    const [version, iv, tag, ciphertext] = sealed.split('.');
+    if (version !== SEAL_VERSION || iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('stored response is not sealed');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return JSON.parse(plain) as StoredResponse;
+  }
 }
 
 export function storedResponse(status: number, body: string, headers: Record<string, unknown>): StoredResponse {
@@ -116,7 +160,16 @@ export interface IdempotencyClaim {
 }
 
 export class IdempotencyStage {
-  constructor(private readonly kv: KeyValue) {}
+  constructor(
+    private readonly kv: KeyValue,
+    private readonly store: DocumentStore,
+    private readonly sealer: ResponseSealer,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private get receipts() {
+    return this.store.collection<IdempotencyReceiptDoc>(COLLECTIONS.idempotencyReceipts);
+  }
 
   /**
    * Claims the request's key. Returns null when the route takes no key (or none was sent on an
@@ -131,14 +184,40 @@ export class IdempotencyStage {
     const key = idempotencyKeyFor(route, header);
     if (key === null) return null;
     const claim: IdempotencyClaim = { storageKey: idempotencyStorageKey(organizationId, key), fingerprint: requestFingerprint(route.method, route.path, body) };
-    const outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
-    return outcome.kind === 'run' ? { claim } : { replay: outcome.response };
+    let outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
+    if (outcome.kind === 'run' && route.idempotency === 'required') {
+      const receipt = await this.receipts.findOne({ _id: claim.storageKey, expires_at: { $gt: new Date(this.clock()).toISOString() } });
+      if (receipt) {
+        outcome = interpretReceipt(receipt, claim.fingerprint);
+        // The write committed but its completion never reached the KeyValue: record it now.
+        if (outcome.kind === 'replay') await this.kv.completeIdempotent(claim.storageKey, claim.fingerprint, receipt.response, IDEMPOTENCY_TTL_MS);
+      }
+    }
+    return outcome.kind === 'run' ? { claim } : { replay: this.sealer.open(outcome.sealed) };
+  }
+
+  /**
+   * Runs a write and stores its receipt in one DocumentStore transaction, so the write and the
+   * record that it happened commit together. `run` returns the response to send.
+   */
+  async runWrite(claim: IdempotencyClaim, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
+    return this.store.transaction(async () => {
+      const response = await run();
+      const receipt: IdempotencyReceiptDoc = {
+        _id: claim.storageKey,
+        fingerprint: claim.fingerprint,
+        response: this.sealer.seal(response),
+        expires_at: new Date(this.clock() + IDEMPOTENCY_TTL_MS).toISOString(),
+      };
+      await this.receipts.replaceOne(receipt);
+      return response;
+    });
   }
 
   /** Stores a 2xx response for replay; releases the key for anything else. */
   async finish(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
     if (response.status >= 200 && response.status < 300) {
-      await this.kv.completeIdempotent(claim.storageKey, claim.fingerprint, JSON.stringify(response), IDEMPOTENCY_TTL_MS);
+      await this.kv.completeIdempotent(claim.storageKey, claim.fingerprint, this.sealer.seal(response), IDEMPOTENCY_TTL_MS);
     } else {
       await this.kv.abandonIdempotent(claim.storageKey);
     }

@@ -6,7 +6,8 @@
  * may write the same file while the server runs; each process sees the other's commits. Every
  * write appends to the `_changes` table in its own transaction, which is the change feed.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openPrivateDatabase } from './sqlite-file';
 import type { Statement } from 'better-sqlite3';
 import { DependencyUnavailableError, UnsupportedQueryError } from '../ports';
 import type { ChangeBatch, Collection, DocumentStore, IndexSpec, StoredDocument } from '../ports';
@@ -63,7 +64,7 @@ class EmbeddedDocumentStore implements DocumentStore {
   private readonly deferredIndexes = new Map<string, string>();
 
   constructor(options: EmbeddedDocumentStoreOptions) {
-    this.db = new Database(options.path);
+    this.db = openPrivateDatabase(options.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.

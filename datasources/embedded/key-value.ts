@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openPrivateDatabase } from './sqlite-file';
 import type { CounterCheck, CounterState, CountersDecision, IdempotencyBegin, KeyValue, SetOptions, WindowCheck, WindowState, WindowsDecision } from '../ports';
 
 export interface EmbeddedKeyValueOptions {
@@ -106,7 +106,7 @@ function isExpired(expiresAt: number | null, nowMs: number): boolean {
 
 export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyValue {
   if (options.path !== ':memory:') fs.mkdirSync(path.dirname(options.path), { recursive: true });
-  const db = new Database(options.path);
+  const db = openPrivateDatabase(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);

@@ -3,7 +3,8 @@
  * FTS5 for text. See search-index/schema.ts for the tables and search-index/query-sql.ts for the
  * query semantics (shared with the Elasticsearch adapter through the contract suite).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openPrivateDatabase } from './sqlite-file';
 import {
   UnsupportedQueryError,
   type EnsuredIndex,
@@ -61,7 +62,7 @@ const BULK_LOAD_CACHE_KIB = 512 * 1024;
 const BULK_LOAD_CHECKPOINT_PAGES = 65536;
 
 export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): SearchIndex {
-  const db = new Database(options.path);
+  const db = openPrivateDatabase(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

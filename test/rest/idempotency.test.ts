@@ -1,12 +1,25 @@
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createRedisKeyValue } from '../../datasources/redis/key-value';
 import type { KeyValue } from '../../datasources/ports';
 import { ApiError } from '../../domain/errors';
-import { canonicalJson, idempotencyKeyFor, interpretBegin, readIdempotencyKey, requestFingerprint, storedResponse } from '../../rest/idempotency';
+import { COLLECTIONS, type ApiKeyDoc, type IdempotencyReceiptDoc } from '../../domain/records';
+import {
+  canonicalJson,
+  idempotencyKeyFor,
+  interpretBegin,
+  readIdempotencyKey,
+  requestFingerprint,
+  ResponseSealer,
+  storedResponse,
+} from '../../rest/idempotency';
 import type { ParamSpec } from '../../rest/params';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
 import { apiErrorOf } from '../support/api-error';
+import { startTestApp, type TestApp } from '../support/harness';
+import { fails, ok, send } from '../support/http';
 import { startStageApp, testRoute, type StageApp } from '../support/stage-app';
 
 describe('idempotency: pure rules', () => {
@@ -45,17 +58,29 @@ describe('idempotency: pure rules', () => {
   });
 
   it('maps a claim attempt to run, replay, conflict or processing', () => {
-    const stored = JSON.stringify(storedResponse(201, '{"id":"x"}', { 'content-type': 'application/json', 'request-id': 'req_1' }));
+    const sealed = new ResponseSealer(Buffer.from('secret')).seal(storedResponse(201, '{"id":"x"}', { 'content-type': 'application/json' }));
     expect(interpretBegin({ state: 'started' }, 'f')).to.deep.equal({ kind: 'run' });
-    expect(interpretBegin({ state: 'completed', fingerprint: 'f', response: stored }, 'f')).to.deep.equal({
-      kind: 'replay',
-      response: { status: 201, body: '{"id":"x"}', headers: { 'content-type': 'application/json' } },
-    });
-    expect(apiErrorOf(() => interpretBegin({ state: 'completed', fingerprint: 'g', response: stored }, 'f')).type).to.equal('conflict');
+    expect(interpretBegin({ state: 'completed', fingerprint: 'f', response: sealed }, 'f')).to.deep.equal({ kind: 'replay', sealed });
+    expect(apiErrorOf(() => interpretBegin({ state: 'completed', fingerprint: 'g', response: sealed }, 'f')).type).to.equal('conflict');
     expect(apiErrorOf(() => interpretBegin({ state: 'in_flight', fingerprint: 'g' }, 'f')).type).to.equal('conflict');
     const processing = apiErrorOf(() => interpretBegin({ state: 'in_flight', fingerprint: 'f' }, 'f'));
     expect(processing.type).to.equal('idempotency_processing');
     expect(processing.retryable).to.equal(true);
+  });
+
+  it('keeps only the result headers of a response, and seals it so only the same server secret opens it', () => {
+    const response = storedResponse(201, '{"secret":"mq_0123"}', { 'content-type': 'application/json', 'request-id': 'req_1', location: '/v1/x' });
+    expect(response.headers).to.deep.equal({ 'content-type': 'application/json', location: '/v1/x' });
+    const sealer = new ResponseSealer(Buffer.from('server secret'));
+    const sealed = sealer.seal(response);
+    expect(sealed).not.to.contain('mq_0123');
+    expect(sealed).not.to.equal(sealer.seal(response));
+    expect(sealer.open(sealed)).to.deep.equal(response);
+    expect(() => new ResponseSealer(Buffer.from('another secret')).open(sealed)).to.throw();
+    const [version, iv, tag, ciphertext] = sealed.split('.');
+    const flipped = Buffer.from(ciphertext as string, 'base64url');
+    flipped[0] = (flipped[0] as number) ^ 1;
+    expect(() => sealer.open([version, iv, tag, flipped.toString('base64url')].join('.'))).to.throw();
   });
 });
 
@@ -206,4 +231,69 @@ describeOverHttp('redis', async () => {
 });
 after(async () => {
   await redisServer?.stop();
+});
+
+describe('idempotent writes of the real API: atomic with the write, sealed at rest', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let dataDir: string;
+  /** While set, the KeyValue fails to record completions, as a process killed right after the write would. */
+  let completionsLost = false;
+
+  before(async () => {
+    const kv = createEmbeddedKeyValue({ path: ':memory:' });
+    const crashingKv: KeyValue = new Proxy(kv, {
+      get(target, prop, receiver) {
+        if (prop === 'completeIdempotent' && completionsLost) return async () => Promise.reject(new Error('process killed before the completion was recorded'));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    app = await startTestApp({ marks: 20, kv: crashingKv });
+    dataDir = dirname(app.storePath);
+  });
+
+  after(async () => app.close());
+
+  const createKey = (idempotencyKey: string, name: string) =>
+    send(app, 'POST', '/v1/organization/api-keys', { name, scopes: ['trademarks:read'] }, undefined, { 'idempotency-key': idempotencyKey });
+
+  it('replays the first key, not a second one, after a crash between the write and its completion (finding 8)', async () => {
+    completionsLost = true;
+    const first = await ok<{ id: string; secret: string }>(await createKey('crash-1', 'after-crash'), 201);
+    completionsLost = false;
+    // The dead process's in-flight claim expires (60 s); the client retries with the same key.
+    await app.adapters.kv.abandonIdempotent(`idem:${app.organizationId}:crash-1`);
+    const retry = await createKey('crash-1', 'after-crash');
+    expect(retry.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await ok<{ id: string; secret: string }>(retry, 201)).to.include({ id: first.id, secret: first.secret });
+    expect(await app.adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).countDocuments({ name: 'after-crash' })).to.equal(1);
+    // And the healed KeyValue replays from now on.
+    expect((await createKey('crash-1', 'after-crash')).headers.get('idempotent-replayed')).to.equal('true');
+    await fails(await createKey('crash-1', 'another body'), 409, 'conflict');
+  });
+
+  it('keeps no replayable secret readable in the KeyValue or the store (finding 9)', async () => {
+    const created = await ok<{ secret: string }>(await createKey('sealed-1', 'sealed'), 201);
+    const replayed = await ok<{ secret: string }>(await createKey('sealed-1', 'sealed'), 201);
+    expect(replayed.secret).to.equal(created.secret);
+    const receipts = await app.adapters.store.collection<IdempotencyReceiptDoc>(COLLECTIONS.idempotencyReceipts).find({});
+    expect(receipts.length).to.be.greaterThan(0);
+    for (const receipt of receipts) expect(receipt.response).not.to.contain('mq_');
+    const completed = await app.adapters.kv.beginIdempotent(`idem:${app.organizationId}:sealed-1`, 'any', 60_000);
+    expect(completed.state).to.equal('completed');
+    expect(completed.state === 'completed' && completed.response).not.to.contain(created.secret);
+    const files = readdirSync(dataDir).filter((file) => file.includes('.sqlite'));
+    for (const file of files) expect(readFileSync(join(dataDir, file)).includes(created.secret), file).to.equal(false);
+  });
+
+  it('refuses a body nested deeper than 32 levels with 400 before fingerprinting it (finding 5)', async () => {
+    const deep = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
+    const response = await fetch(`${app.baseUrl}/v1/feedback`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json', 'idempotency-key': 'deep-1' },
+      body: deep,
+    });
+    const body = await fails(response, 400, 'validation_error', 'body: nests arrays and objects more than 32 levels deep');
+    expect(body.request_id).to.match(/^req_/);
+  });
 });

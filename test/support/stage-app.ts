@@ -80,7 +80,7 @@ export async function startStageApp(options: {
   registry ??= new OperationRegistry(buildSchema());
   const services = { store, search, kv: options.kv, cursors: new CursorCodec(Buffer.from('stage-secret')), now: () => new Date() };
   const requestLog = new RequestLogWriter(store, { flushDelayMs: 5 });
-  const app = await buildApp({ services, registry, routes: options.routes, requestLog, log: () => undefined });
+  const app = await buildApp({ services, registry, routes: options.routes, requestLog, serverSecret: Buffer.from('stage-secret'), log: () => undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
