@@ -82,13 +82,35 @@ async function serve(config: Config): Promise<void> {
   const server = await createServer(adapters, cursorSecret(config), { log: (message, error) => err(`${message}: ${String(error)}`) });
   const address = await server.app.listen({ host: config.host, port: config.port });
   log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
-  const stop = async () => {
-    await server.close();
+  onStopSignals(log, async () => {
+    await server.shutdown({ drainMs: config.drainMs, timeoutMs: config.shutdownTimeoutMs });
     await closeAdapters(adapters);
-    process.exit(0);
+  });
+}
+
+/**
+ * SIGTERM or SIGINT stops gracefully with `stop`, then exits 0; a second signal during the stop
+ * exits at once (128 + the signal's number), for an operator who will not wait.
+ */
+function onStopSignals(log: (line: string) => void, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log(`marque: ${signal} again; exiting now`);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
+    stopping = true;
+    log(`marque: ${signal}; draining (send it again to exit at once)`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`marque: stop failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 async function runIndexerWorker(config: Config): Promise<void> {
@@ -97,13 +119,10 @@ async function runIndexerWorker(config: Config): Promise<void> {
   await indexer.ensureIndexes();
   indexer.start();
   err('marque: indexer running; Ctrl-C to stop');
-  const stop = async () => {
+  onStopSignals(err, async () => {
     await indexer.stop();
     await closeAdapters(adapters);
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
 }
 
 async function seed(config: Config, args: string[]): Promise<void> {

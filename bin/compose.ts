@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
@@ -21,6 +22,7 @@ import { mountGraphql } from '../rest/graphql/endpoint';
 import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
+import { Retention } from '../workers/retention';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import type { Config } from './config';
 
@@ -83,8 +85,21 @@ export interface Server {
   services: Services;
   /** The buffered request-log writer (tests flush it before reading the log). */
   requestLog: RequestLogWriter;
+  /** Deletes what is kept only for a while (request logs, idempotency receipts, the read change feed). */
+  retention: Retention;
   /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
   close(): Promise<void>;
+  /**
+   * The graceful stop: readiness answers 503 shutting_down for `drainMs` while everything is still
+   * served (so a load balancer takes the instance out), then `close`, with requests in flight given
+   * `timeoutMs` to finish before their connections are cut.
+   */
+  shutdown(timing: ShutdownTiming): Promise<void>;
+}
+
+export interface ShutdownTiming {
+  drainMs: number;
+  timeoutMs: number;
 }
 
 export interface ServerOptions {
@@ -92,6 +107,8 @@ export interface ServerOptions {
   now?: () => Date;
   /** Run the indexer in-process (default true). */
   runIndexer?: boolean;
+  /** Run the periodic workers in-process (retention; default true). */
+  runWorkers?: boolean;
   version?: string;
   log?: (message: string, error?: unknown) => void;
 }
@@ -122,7 +139,12 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   });
   registry.assertUsedExactly(operationNames(routes));
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
-  requestLog.start();
+  const retention = new Retention(
+    adapters.store,
+    () => new Date(),
+    (error) => (options.log ?? console.error)('retention failed', error),
+  );
+  if (options.runWorkers ?? true) retention.start();
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const app = await buildApp({
     serverSecret: secret,
@@ -134,16 +156,31 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     log,
   });
   if (options.runIndexer ?? true) indexer.start();
+  const close = async (): Promise<void> => {
+    shuttingDown = true;
+    // Stops accepting; idle keep-alive connections close; requests in flight finish first.
+    await app.close();
+    await requestLog.close();
+    await retention.stop();
+    // The indexer stops after its current batch, whose position it has checkpointed.
+    await indexer.stop();
+  };
   return {
     app,
     indexer,
     services,
     requestLog,
-    close: async () => {
+    retention,
+    close,
+    shutdown: async ({ drainMs, timeoutMs }) => {
       shuttingDown = true;
-      await app.close();
-      await requestLog.close();
-      await indexer.stop();
+      await delay(drainMs);
+      const cut = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+      try {
+        await close();
+      } finally {
+        clearTimeout(cut);
+      }
     },
   };
 }

@@ -18,6 +18,10 @@ export interface Config {
   demoMarks: number;
   demoSeed: number;
   logLevel: 'silent' | 'info';
+  /** On SIGTERM/SIGINT: how long readiness answers shutting_down before the listener closes. */
+  drainMs: number;
+  /** Then how long requests in flight may take before their connections are cut. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -48,5 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMarks: integer(env, 'MARQUE_DEMO_MARKS', 20_000, 0, 10_000_000),
     demoSeed: integer(env, 'MARQUE_DEMO_SEED', 42, 0, 2 ** 31 - 1),
     logLevel,
+    drainMs: integer(env, 'MARQUE_DRAIN_MS', 3_000, 0, 600_000),
+    shutdownTimeoutMs: integer(env, 'MARQUE_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
   };
 }

@@ -137,6 +137,13 @@ export interface DocumentStore {
   /** Latest change position, or null when the feed is empty. */
   latestPosition(): Promise<string | null>;
   /**
+   * Deletes the feed entries every consumer has read (at or before each position of
+   * `consumedUpTo`, as returned by readChanges) that occurred before `occurredBefore` (ISO 8601);
+   * the newest entry always stays, so positions keep their meaning. Returns how many were
+   * deleted. An adapter whose engine trims the feed itself (MongoDB: the oplog) deletes nothing.
+   */
+  pruneChanges(consumedUpTo: readonly string[], occurredBefore: string): Promise<number>;
+  /**
    * A token that differs from every earlier one once `collection` may have changed, through this
    * store or any other connection to the same data; null when the adapter cannot tell cheaply.
    * Lets a caller keep what it read until the token moves (read the token first, then the data).

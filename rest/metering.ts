@@ -9,15 +9,13 @@
  * enrichment by request_id) about 25 ms after its response. A failed write is reported through
  * `log` and dropped: losing a log row must not fail or slow requests.
  *
- * Rows older than the retention (122 days, "about four months") are deleted by a periodic prune
- * (hourly by default).
+ * Rows older than the retention (122 days, "about four months") are deleted by the retention
+ * worker (workers/retention.ts).
  */
 import type { DocumentStore } from '../datasources/ports';
 import { COLLECTIONS, type RequestLogDoc } from '../domain/records';
 import type { Caller } from '../resolvers/context';
 
-export const REQUEST_LOG_RETENTION_DAYS = 122;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Error details are kept whole up to this length (they name a parameter and a rule). */
 export const MAX_ERROR_DETAIL = 1000;
 
@@ -53,37 +51,26 @@ export function requestLogRow(exchange: Exchange, statusCode: number, durationMs
   };
 }
 
-/** Rows that occurred before this instant are past retention. */
-export function retentionCutoff(now: Date, retentionDays = REQUEST_LOG_RETENTION_DAYS): string {
-  return new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
-}
-
 export interface RequestLogWriterOptions {
   flushDelayMs?: number;
   maxBatch?: number;
-  pruneIntervalMs?: number;
-  retentionDays?: number;
-  now?: () => Date;
   log?: (message: string, error?: unknown) => void;
 }
 
 export class RequestLogWriter {
   private queue: RequestLogDoc[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private pruneTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly flushDelayMs: number;
   private readonly maxBatch: number;
-  private readonly now: () => Date;
   private readonly log: (message: string, error?: unknown) => void;
 
   constructor(
     private readonly store: DocumentStore,
-    private readonly options: RequestLogWriterOptions = {},
+    options: RequestLogWriterOptions = {},
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 25;
     this.maxBatch = options.maxBatch ?? 100;
-    this.now = options.now ?? (() => new Date());
     this.log = options.log ?? ((message, error) => console.error(message, error));
   }
 
@@ -110,25 +97,7 @@ export class RequestLogWriter {
     return this.writing;
   }
 
-  /** Deletes rows past retention; returns how many. */
-  async prune(): Promise<number> {
-    const cutoff = retentionCutoff(this.now(), this.options.retentionDays);
-    return this.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).deleteMany({ occurred_at: { $lt: cutoff } });
-  }
-
-  /** Starts the periodic prune (once at start, then every `pruneIntervalMs`, default one hour). */
-  start(): void {
-    const prune = (): void => {
-      this.prune().catch((error: unknown) => this.log('request log: prune failed', error));
-    };
-    prune();
-    this.pruneTimer = setInterval(prune, this.options.pruneIntervalMs ?? 60 * 60 * 1000);
-    this.pruneTimer.unref();
-  }
-
   async close(): Promise<void> {
-    if (this.pruneTimer !== null) clearInterval(this.pruneTimer);
-    this.pruneTimer = null;
     await this.flush();
   }
 }

@@ -7,10 +7,10 @@
  */
 import type { ChangeEvent, DocumentStore, Filter, SearchIndex, StoredDocument } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
+import { INDEXER_CHECKPOINT_ID } from './feed-checkpoints';
 import { PROJECTIONS } from './projections';
 import type { IndexProjection } from './projections/projection';
 
-const CHECKPOINT_ID = 'indexer_position';
 const DEPENDENT_FILTERS_PER_QUERY = 200;
 
 interface CheckpointDoc extends StoredDocument {
@@ -88,7 +88,7 @@ export class SearchIndexer {
    */
   async catchUp(batchSize = 1000): Promise<number> {
     let total = 0;
-    if (this.position === undefined) this.position = (await this.checkpoints.findOne({ _id: CHECKPOINT_ID }))?.position ?? null;
+    if (this.position === undefined) this.position = (await this.checkpoints.findOne({ _id: INDEXER_CHECKPOINT_ID }))?.position ?? null;
     for (;;) {
       const batch = await this.store.readChanges(this.position, batchSize, this.collections);
       if (batch.position === this.position) return total;
@@ -99,7 +99,7 @@ export class SearchIndexer {
       if (batch.events.length === 0) continue;
       total += batch.events.length;
       for (const projection of this.projections) await this.apply(projection, batch.events);
-      await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position: batch.position });
+      await this.checkpoints.replaceOne({ _id: INDEXER_CHECKPOINT_ID, position: batch.position });
     }
   }
 
@@ -110,7 +110,7 @@ export class SearchIndexer {
   async rebuild(onProgress?: (index: string, done: number) => void, pageSize = 2000): Promise<void> {
     const position = await this.store.latestPosition();
     await this.refill(this.projections, onProgress, pageSize);
-    await this.checkpoints.replaceOne({ _id: CHECKPOINT_ID, position });
+    await this.checkpoints.replaceOne({ _id: INDEXER_CHECKPOINT_ID, position });
     this.position = position;
   }
 

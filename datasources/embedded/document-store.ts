@@ -176,6 +176,11 @@ class EmbeddedDocumentStore implements DocumentStore {
     return this.feed.latest();
   }
 
+  async pruneChanges(consumedUpTo: readonly string[], occurredBefore: string): Promise<number> {
+    await this.gate.waitOutside();
+    return this.feed.prune(consumedUpTo, occurredBefore);
+  }
+
   /**
    * SQLite's data_version moves when another connection (another process, or another store on
    * the same file) commits; this store's own writes are counted per collection.

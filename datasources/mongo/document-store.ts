@@ -147,6 +147,11 @@ class MongoDocumentStore implements DocumentStore {
    * MongoDB cannot name its latest event without reading it, so this is the resume token of
    * "now" (a fresh stream's post-batch token): reading after it returns only later changes.
    */
+  /** Change streams read the oplog, which MongoDB trims by its own size and retention. */
+  async pruneChanges(): Promise<number> {
+    return 0;
+  }
+
   async latestPosition(): Promise<string | null> {
     const stream = this.db.watch(this.pipeline(undefined), { fullDocument: 'updateLookup', maxAwaitTimeMS: READ_AWAIT_MS });
     try {

@@ -3,7 +3,7 @@
  * utility pool: rate-limited, never metered).
  */
 import { PLANS } from '../../domain/plans';
-import { REQUEST_LOG_RETENTION_DAYS } from '../metering';
+import { REQUEST_LOG_RETENTION_DAYS } from '../../domain/retention';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { planSchema, requestLogSchema, usageSchema } from '../schemas/organization';

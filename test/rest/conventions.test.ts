@@ -3,6 +3,7 @@ import { COLLECTIONS, type ApiKeyDoc, type TrademarkDoc } from '../../domain/rec
 import { hashApiKey } from '../../resolvers/accounts/api-keys';
 import { beforeShared, type TestApp } from '../support/harness';
 import { fails as errorOf } from '../support/http';
+import { rawRequest, type RawExchange } from '../support/raw-http';
 
 describe('REST: authentication and scopes', function () {
   let app: TestApp;
@@ -156,5 +157,47 @@ describe('REST: envelopes, errors, CORS, health and discovery', function () {
     });
     const body = (await response.json()) as { data: { trademark: { id: string; mark_text: string } } };
     expect(body.data.trademark).to.include({ id: mark._id, mark_text: mark.mark_text });
+  });
+});
+
+describe('REST: requests the router or Node refuse still get the catalog envelope (finding 6)', function () {
+  let app: TestApp;
+  beforeShared((fixture) => {
+    app = fixture.app;
+  });
+
+  const envelopeOf = (exchange: RawExchange) => {
+    const body = JSON.parse(exchange.body) as { error: { type: string; detail: string; parameter?: string }; request_id: string };
+    expect(body.request_id).to.match(/^req_/);
+    expect(exchange.headers['request-id']).to.equal(body.request_id);
+    return body.error;
+  };
+
+  it('400 validation_error for a path with malformed percent-encoding', async () => {
+    const exchange = await rawRequest(app.baseUrl, `GET /v1/trademarks/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`);
+    expect(exchange.status).to.equal(400);
+    expect(envelopeOf(exchange)).to.include({ type: 'validation_error', parameter: 'path' });
+  });
+
+  it('400 validation_error for a path segment longer than 200 characters', async () => {
+    const exchange = await rawRequest(
+      app.baseUrl,
+      `GET /v1/trademarks/tm_${'a'.repeat(250)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`,
+    );
+    expect(exchange.status).to.equal(400);
+    expect(envelopeOf(exchange).detail).to.equal('path: a path segment may be at most 200 characters');
+  });
+
+  it('400 for headers over 16 KB, then Connection: close and a graceful end, so a keep-alive client carries on', async () => {
+    const big = `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`;
+    const exchange = await rawRequest(app.baseUrl, big);
+    expect(exchange.status).to.equal(400);
+    expect(exchange.headers.connection).to.equal('close');
+    expect(exchange.reset).to.equal(false);
+    expect(envelopeOf(exchange)).to.include({ type: 'validation_error', parameter: 'headers' });
+    // A client that keeps connections alive meets no ECONNRESET on its next, valid request.
+    const refused = await fetch(`${app.baseUrl}/v1/health`, { headers: { 'x-big': 'a'.repeat(17_000) } });
+    expect(refused.status).to.equal(400);
+    expect((await fetch(`${app.baseUrl}/v1/health`)).status).to.equal(200);
   });
 });

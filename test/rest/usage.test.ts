@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { COLLECTIONS, type ApiKeyDoc, type RequestLogDoc, type TrademarkDoc } from '../../domain/records';
 import { hashApiKey } from '../../resolvers/accounts/api-keys';
 import { requestLogFilter, routeTemplate, statusCondition } from '../../resolvers/organization/request-logs';
-import { requestLogRow, retentionCutoff, type Exchange } from '../../rest/metering';
+import { REQUEST_LOG_RETENTION_DAYS, retentionCutoff } from '../../domain/retention';
+import { requestLogRow, type Exchange } from '../../rest/metering';
 import { startTestApp, type TestApp } from '../support/harness';
 
 interface LogRow {
@@ -60,7 +61,7 @@ describe('request log: pure pieces', () => {
   });
 
   it('retention is 122 days back', () => {
-    expect(retentionCutoff(new Date('2026-06-01T00:00:00Z'))).to.equal('2026-01-30T00:00:00.000Z');
+    expect(retentionCutoff(new Date('2026-06-01T00:00:00Z'), REQUEST_LOG_RETENTION_DAYS)).to.equal('2026-01-30T00:00:00.000Z');
   });
 
   it('status filters: exact codes and classes', () => {
@@ -234,7 +235,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       expect((await app.get(`/v1/organization/logs?limit=1&status=2xx&cursor=${encodeURIComponent(cursor)}`)).status).to.equal(400);
     });
 
-    it('the periodic prune deletes rows past retention and keeps the rest', async () => {
+    it('the retention worker deletes rows past retention and keeps the rest', async () => {
       const rows = app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
       const old: RequestLogDoc = {
         _id: 'req_old',
@@ -250,7 +251,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       };
       await rows.insertOne(old);
       const before = await rows.countDocuments({});
-      expect(await app.server.requestLog.prune()).to.equal(1);
+      expect((await app.server.retention.run()).requestLogs).to.equal(1);
       expect(await rows.countDocuments({})).to.equal(before - 1);
       expect(await rows.findOne({ _id: 'req_old' })).to.equal(null);
     });

@@ -25,6 +25,7 @@ export class ChangeFeed {
   private readonly readAll: Statement<[number, number], ChangeRow>;
   private readonly readSome: Statement<[string, number, number], ChangeRow>;
   private readonly latestId: Statement<[], number | null>;
+  private readonly deleteConsumed: Statement<[number, string]>;
   private readonly waiters = new Set<() => void>();
   private uncommittedAppends = false;
   private closed = false;
@@ -52,6 +53,8 @@ export class ChangeFeed {
        FROM (SELECT *, collection IN (SELECT value FROM json_each(?)) AS wanted FROM _changes WHERE id > ? ORDER BY id LIMIT ?)`,
     );
     this.latestId = db.prepare<[], number | null>('SELECT MAX(id) FROM _changes').pluck();
+    // AUTOINCREMENT: ids are never reused, so deleting old rows never moves a position.
+    this.deleteConsumed = db.prepare('DELETE FROM _changes WHERE id <= ? AND id < (SELECT MAX(id) FROM _changes) AND occurred_at < ?');
   }
 
   isFed(collection: string): boolean {
@@ -81,6 +84,12 @@ export class ChangeFeed {
     const rows = collections ? this.readSome.all(JSON.stringify(collections), afterId, limit) : this.readAll.all(afterId, limit);
     const last = rows[rows.length - 1];
     return { events: rows.filter((row) => row.wanted !== 0).map(toEvent), position: last ? String(last.id) : after };
+  }
+
+  prune(consumedUpTo: readonly string[], occurredBefore: string): number {
+    if (consumedUpTo.length === 0) return 0;
+    const everyoneRead = Math.min(...consumedUpTo.map(parsePosition));
+    return this.deleteConsumed.run(everyoneRead, occurredBefore).changes;
   }
 
   latest(): string | null {

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
+import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import type { DocumentStore, SearchIndex } from '../../datasources/ports';
+import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc } from '../../domain/records';
+import { SearchIndexer } from '../../workers/indexer';
+import { seedStore } from '../../workers/ingest/seed';
+import { Retention } from '../../workers/retention';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe('workers/retention: what is kept only for a while goes (finding 11)', function () {
+  this.timeout(60_000);
+  let store: DocumentStore;
+  let search: SearchIndex;
+  let indexer: SearchIndexer;
+
+  before(async () => {
+    store = createEmbeddedDocumentStore({ path: ':memory:', feedCollections: [COLLECTIONS.owners, COLLECTIONS.trademarks] });
+    search = createEmbeddedSearchIndex({ path: ':memory:' });
+    indexer = new SearchIndexer(store, search);
+    await indexer.ensureIndexes();
+    await seedStore(store, { marks: 50, seed: 9 });
+    await indexer.rebuild();
+  });
+
+  after(async () => {
+    await store.close();
+    await search.close();
+  });
+
+  const rename = async (owner: OwnerDoc, name: string) => store.collection<OwnerDoc>(COLLECTIONS.owners).updateOne({ _id: owner._id }, { $set: { name } });
+
+  it('prunes feed entries the indexer has read once they are past the retention, and keeps the unread ones', async () => {
+    const [owner] = await store.collection<OwnerDoc>(COLLECTIONS.owners).find({}, { limit: 1 });
+    for (const name of ['A1', 'A2', 'A3']) await rename(owner as OwnerDoc, name);
+    await indexer.catchUp();
+    for (const name of ['B1', 'B2']) await rename(owner as OwnerDoc, name);
+
+    const fed = (await store.readChanges(null, 10_000)).events.length;
+    // Today nothing is old enough; eight days on, everything the indexer read goes (the seed's
+    // writes and the three renames), the two it has not read stay.
+    expect((await new Retention(store).run()).changes).to.equal(0);
+    const report = await new Retention(store, () => new Date(Date.now() + 8 * DAY_MS)).run();
+    expect(report.changes).to.equal(fed - 2);
+    const left = await store.readChanges(null, 100, [COLLECTIONS.owners]);
+    expect(left.events.map((event) => (event.document as OwnerDoc).name)).to.deep.equal(['B1', 'B2']);
+    // The indexer carries on from its checkpoint and applies the two it had not read.
+    expect(await indexer.catchUp()).to.equal(2);
+  });
+
+  it('deletes idempotency receipts past their 24 hours', async () => {
+    const receipts = store.collection<IdempotencyReceiptDoc>(COLLECTIONS.idempotencyReceipts);
+    const receipt = (id: string, expiresInMs: number): IdempotencyReceiptDoc => ({
+      _id: id,
+      fingerprint: 'f',
+      response: 'sealed',
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    });
+    await receipts.insertMany([receipt('idem:o:old', -1_000), receipt('idem:o:fresh', DAY_MS)]);
+    expect((await new Retention(store).run()).idempotencyReceipts).to.equal(1);
+    expect((await receipts.find({})).map((doc) => doc._id)).to.deep.equal(['idem:o:fresh']);
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * The change-feed consumers and the `meta` documents holding their persisted positions. The
+ * retention worker keeps every feed entry that one of them has not read yet.
+ */
+export const INDEXER_CHECKPOINT_ID = 'indexer_position';
+
+export const FEED_CHECKPOINT_IDS: readonly string[] = [INDEXER_CHECKPOINT_ID];
