@@ -2,7 +2,8 @@
  * Query fields of the trademark area: detail, batch, search, changes and source.
  */
 import { invalid, notFound } from '../../domain/errors';
-import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkSourceDoc } from '../../domain/records';
+import { gunzipSync } from 'node:zlib';
+import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkRawRecordDoc, type TrademarkSourceDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
@@ -74,7 +75,19 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   };
 }
 
-/** Latest raw-record provenance; a reduced record when no raw version is stored (spec). */
+/** `GET /v1/trademarks/{id}/source?include=raw` adds the raw record. */
+export const SOURCE_INCLUDES = ['raw'] as const;
+
+/** The raw record of a source observation as text, or null when none was kept. */
+async function rawRecord(sourceId: string, ctx: RequestContext): Promise<string | null> {
+  const [raw] = await ctx.services.store.collection<TrademarkRawRecordDoc>(COLLECTIONS.trademarkRawRecords).findByIds([sourceId]);
+  return raw ? gunzipSync(Buffer.from(raw.gzip_base64, 'base64')).toString('utf8') : null;
+}
+
+/**
+ * Latest raw-record provenance; a reduced record when no raw version is stored (spec). The raw
+ * record itself is read only when selected (`raw_record`, REST include=raw).
+ */
 async function trademarkSource(id: string, ctx: RequestContext) {
   const mark = await loadTrademark(id, ctx);
   const [latest] = await ctx.services.store
@@ -90,10 +103,13 @@ async function trademarkSource(id: string, ctx: RequestContext) {
       source_response_type: null,
       source_locator: null,
       payload_hash: null,
+      source_data_date: null,
+      raw_record: null,
     };
   }
-  const { _id: _omit, ...source } = latest;
-  return { object: 'trademark_source', ...source };
+  const { _id: sourceId, ...source } = latest;
+  // Observations stored before data dates were kept have none.
+  return { object: 'trademark_source', ...source, source_data_date: source.source_data_date ?? null, raw_record: () => rawRecord(sourceId, ctx) };
 }
 
 export const trademarkQueryResolvers = {
