@@ -2,7 +2,7 @@
  * What the command modules of the `marque` CLI share: usage errors (exit code 2), output (JSON on
  * stdout, messages and progress on stderr), option parsing helpers and opening the adapters.
  */
-import { closeAdapters, openAdapters, type Adapters } from './compose';
+import { closeAdapters, openAdapters, type Adapters, type OpenOptions } from './compose';
 import type { Config } from './config';
 import { createProgress, silentProgress, type Progress } from './progress';
 
@@ -31,8 +31,8 @@ export function progressFor(config: Config): Progress {
   return config.logLevel === 'silent' ? silentProgress : createProgress(process.stderr);
 }
 
-export async function withAdapters<T>(config: Config, work: (adapters: Adapters) => Promise<T>): Promise<T> {
-  const adapters = await openAdapters(config);
+export async function withAdapters<T>(config: Config, work: (adapters: Adapters) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+  const adapters = await openAdapters(config, options);
   try {
     return await work(adapters);
   } finally {

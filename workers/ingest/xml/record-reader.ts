@@ -73,7 +73,9 @@ export class XmlRecordReader {
       this.window = chunk;
       this.windowStart = this.consumed;
     } else {
-      this.window += chunk;
+      // Only the open record's text is carried over: the window never holds more than one record and one chunk.
+      this.window = this.window.slice(this.recordStart - this.windowStart) + chunk;
+      this.windowStart = this.recordStart;
       if (this.window.length > MAX_RECORD_CHARS) this.fail(`<${this.recordName}> record ${this.count + 1} exceeds ${MAX_RECORD_CHARS} characters`);
     }
     this.consumed += chunk.length;
@@ -97,11 +99,8 @@ export class XmlRecordReader {
     const name = localName(tag.name);
     if (this.stack.length === 0) {
       if (name !== this.recordName) return;
-      // The start tag's "<" is the last one before the parser's position; the window keeps only
-      // the text from there on, so it never holds more than one record and one chunk.
+      // The start tag's "<" is the last one before the parser's position.
       this.recordStart = this.windowStart + this.window.lastIndexOf('<', this.parser.position - this.windowStart - 1);
-      this.window = this.window.slice(this.recordStart - this.windowStart);
-      this.windowStart = this.recordStart;
       this.recordLine = this.parser.line;
     }
     const attributes: Record<string, string> = {};
