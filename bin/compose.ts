@@ -50,7 +50,11 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
         database: config.mongodbDatabase,
         feedCollections: FEED_COLLECTIONS,
       })
-    : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: FEED_COLLECTIONS, checkpointPages: options.storeCheckpointPages });
+    : createEmbeddedDocumentStore({
+        path: join(config.dataDir, 'marque.sqlite'),
+        feedCollections: FEED_COLLECTIONS,
+        checkpointPages: options.storeCheckpointPages,
+      });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })
     : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite') });

@@ -20,7 +20,7 @@ import { referenceQueryResolvers } from './reference/queries';
 import { suggestQueryResolvers } from './suggest/queries';
 import { analyticsQueryResolvers } from './analytics/offices';
 import { trademarkFieldResolvers } from './trademarks/fields';
-import { trademarkQueryResolvers } from './trademarks/queries';
+import { trademarkQueryResolvers, trademarkSourceFieldResolvers } from './trademarks/queries';
 import { trademarkSatelliteResolvers } from './trademarks/satellites';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
@@ -61,6 +61,7 @@ export const resolvers = {
     ...feedbackMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,
+  TrademarkSource: trademarkSourceFieldResolvers,
   Proceeding: proceedingFieldResolvers,
   Owner: ownerFieldResolvers,
   Attorney: attorneyFieldResolvers,

@@ -104,13 +104,17 @@ async function trademarkSource(id: string, ctx: RequestContext) {
       source_locator: null,
       payload_hash: null,
       source_data_date: null,
-      raw_record: null,
     };
   }
   const { _id: sourceId, ...source } = latest;
   // Observations stored before data dates were kept have none.
-  return { object: 'trademark_source', ...source, source_data_date: source.source_data_date ?? null, raw_record: () => rawRecord(sourceId, ctx) };
+  return { object: 'trademark_source', ...source, source_data_date: source.source_data_date ?? null, source_id: sourceId };
 }
+
+/** `raw_record` is read only when the operation selects it. */
+export const trademarkSourceFieldResolvers = {
+  raw_record: (source: { source_id?: string }, _args: unknown, ctx: RequestContext) => (source.source_id ? rawRecord(source.source_id, ctx) : null),
+};
 
 export const trademarkQueryResolvers = {
   trademark: (_: unknown, args: { id: string }, ctx: RequestContext) => loadTrademark(args.id, ctx),

@@ -1,13 +1,14 @@
 /**
  * Files built at run time from the real USPTO sample (test/fixtures/uspto/apc-sample-4-case-files.xml,
  * see test/fixtures/SOURCES.md): the same document with other case-files, the real case-files
- * repeated with fresh serial numbers (tests and bench/ingest.ts), truncated copies and zips. Nothing
- * here edits a record beyond its serial number.
+ * repeated with fresh serial numbers (tests and bench/ingest.ts), truncated copies, zips, and one
+ * deliberately broken value (`withElementText`, for the tests of invalid records).
  */
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
+import { XmlRecordReader, type XmlRecord } from '../../workers/ingest/xml/record-reader';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 export const fixture = (...parts: string[]): string => join(FIXTURES, ...parts);
@@ -41,6 +42,20 @@ export function withSerial(caseFile: string, serial: string): string {
   return caseFile.replace(/<serial-number>\d+<\/serial-number>/, `<serial-number>${serial}</serial-number>`);
 }
 
+/** The same case-file with one element's text replaced (a broken value for the invalid-record tests). */
+export function withElementText(caseFile: string, element: string, text: string): string {
+  return caseFile.replace(new RegExp(`<${element}>[^<]*</${element}>`), `<${element}>${text}</${element}>`);
+}
+
+/** The records of an XML text, read the way ingestion reads them. */
+export function readRecords(text: string, recordName: string, document = 'test.xml'): XmlRecord[] {
+  const records: XmlRecord[] = [];
+  const reader = new XmlRecordReader(document, recordName, (record) => records.push(record));
+  for (let offset = 0; offset < text.length; offset += 4096) reader.write(text.slice(offset, offset + 4096));
+  reader.end();
+  return records;
+}
+
 /** A daily-applications document holding these case-files in the sample's real framing. */
 export function applicationsDocument(caseFiles: readonly string[]): string {
   const { prolog, epilog } = applicationsSample();
@@ -52,7 +67,10 @@ export function applicationsDocument(caseFiles: readonly string[]): string {
  * numbers from `firstSerial` on, until `records` case-files or `bytes` bytes; streams, so any size
  * can be built in little memory.
  */
-export async function writeRepeatedApplications(path: string, options: { firstSerial: number; records?: number; bytes?: number }): Promise<{ records: number; bytes: number }> {
+export async function writeRepeatedApplications(
+  path: string,
+  options: { firstSerial: number; records?: number; bytes?: number },
+): Promise<{ records: number; bytes: number }> {
   const { prolog, caseFiles, epilog } = applicationsSample();
   const out = createWriteStream(path);
   let bytes = 0;

@@ -104,7 +104,7 @@ export class MarkWriter {
       // Parties are resolved for the records that may apply as of the stored state, so a record
       // that changes nothing or is skipped creates no party.
       const live = inputs.map((_, i) => !seen.has(sourceIds[i]!) && !isStale(i));
-      const stamp = this.stamp();
+      const stamp = this.partyTime();
       const owners = await resolveGroups(
         inputs.map((input, i) => (live[i] ? [...input.owners, ...input.owner_history.map((entry) => entry.owner)] : [])),
         (refs) => this.parties.owners(refs, stamp),
@@ -158,7 +158,7 @@ export class MarkWriter {
   async amend(amendments: readonly MarkAmendment[]): Promise<MarkWriteResult[]> {
     return this.inTransaction(async (pending) => {
       const current = await this.loadMarks(amendments.map((a) => a.trademark_id));
-      const stamp = this.stamp();
+      const stamp = this.partyTime();
       const owners = await resolveGroups(
         amendments.map((a) => (current.has(a.trademark_id) ? (a.owner_history ?? []).map((entry) => entry.owner) : [])),
         (refs) => this.parties.owners(refs, stamp),
@@ -223,7 +223,7 @@ export class MarkWriter {
 
   /** Owner IDs for parties named outside a mark record (proceeding parties); call inside `transaction`. */
   async resolveOwners(refs: readonly OwnerRef[]): Promise<string[]> {
-    return this.parties.owners(refs, this.stamp());
+    return this.parties.owners(refs, this.partyTime());
   }
 
   /** Writes the parties resolved so far; call inside `transaction`, before it ends. */
@@ -255,6 +255,11 @@ export class MarkWriter {
   stamp(): string {
     this.lastStamp = Math.max(this.now().getTime(), this.lastStamp + 1);
     return new Date(this.lastStamp).toISOString();
+  }
+
+  /** The time of parties created now (not a version's stamp, which must stay unique). */
+  private partyTime(): string {
+    return new Date(Math.max(this.now().getTime(), this.lastStamp)).toISOString();
   }
 
   private async loadMarks(ids: readonly string[]): Promise<Map<string, TrademarkDoc>> {
