@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../resolvers/engine';
 import { INGEST_FORMATS, type IngestFormat } from '../workers/ingest/formats';
-import { runIngest, type IngestOptions, type IngestProgress } from '../workers/ingest/run-ingest';
+import { DEFAULT_BATCH_SIZE, runIngest, type IngestOptions, type IngestProgress } from '../workers/ingest/run-ingest';
 import { err, positiveInt, print, progressFor, UsageError, withAdapters } from './cli-support';
 import type { Config } from './config';
 import type { Progress } from './progress';
@@ -42,7 +42,7 @@ export async function ingest(config: Config, args: string[]): Promise<void> {
   if (format === undefined || !(INGEST_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`ingest needs a format, one of ${INGEST_FORMATS.join(', ')}`);
   if (paths.length === 0) throw new UsageError('ingest needs at least one file or directory');
-  const batchSize = positiveInt('batch-size', values['batch-size'], 500);
+  const batchSize = positiveInt('batch-size', values['batch-size'], DEFAULT_BATCH_SIZE);
   if (batchSize < 1) throw new UsageError('--batch-size must be at least 1');
   const progress = progressFor(config);
   const options: IngestOptions = {

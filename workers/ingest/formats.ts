@@ -5,8 +5,7 @@
  */
 import { join } from 'node:path';
 import type { MarkInput } from './mark-input';
-import type { AssignmentRecord } from './uspto/assignments';
-import { ASSIGNMENT_ENTRY, mapAssignmentEntry } from './uspto/assignments';
+import { ASSIGNMENT_ENTRY, mapAssignmentEntry, type AssignmentRecord } from './uspto/assignments';
 import { CASE_FILE, mapCaseFile } from './uspto/applications';
 import { readUsptoCodeTables } from './uspto/code-tables';
 import { UsptoEventTypes } from './uspto/events';
@@ -44,7 +43,7 @@ export function formatReader(format: IngestFormat, dataDir: string): FormatReade
           }
         : {
             recordName: ST96_TRADEMARK,
-            keyOf: (e) => textAt(e, 'ApplicationNumber/ApplicationNumberText'),
+            keyOf: (e) => textAt(e, 'ApplicationNumber/ApplicationNumberText') ?? textAt(e, 'ApplicationNumber/ST13ApplicationNumber'),
             map: (record, document) => ({ kind: 'mark', mark: mapSt96Trademark(record, document, context) }),
           };
     }

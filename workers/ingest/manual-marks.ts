@@ -33,7 +33,7 @@ export class ManualMarkError extends Error {
 const STAGE_OF_PRIMARY: Readonly<Record<StatusPrimary, StatusStage>> = { pending: 'filed', active: 'registered', inactive: 'abandoned', unknown: 'unknown' };
 
 /** A stage, or a primary status read as its usual stage. */
-export function stageOf(status: string): StatusStage {
+function stageOf(status: string): StatusStage {
   if ((STATUS_STAGES as readonly string[]).includes(status)) return status as StatusStage;
   if ((STATUS_PRIMARIES as readonly string[]).includes(status)) return STAGE_OF_PRIMARY[status as StatusPrimary];
   throw new ManualMarkError(`status must be a stage (${STATUS_STAGES.join(', ')}) or a primary status (${STATUS_PRIMARIES.join(', ')}); got '${status}'`);

@@ -46,7 +46,7 @@ export interface MarkWriteResult {
 }
 
 /** Field of changed_fields for events a version added (spec: child changes by entity type). */
-export const EVENTS_FIELD = 'events';
+const EVENTS_FIELD = 'events';
 
 /** Everything one transaction writes, collected while the batch is decided. */
 class PendingWrites {

@@ -38,7 +38,7 @@ interface Created {
 const isOwnerId = (ref: OwnerRef): ref is { owner_id: string } => 'owner_id' in ref;
 const isAttorneyId = (ref: AttorneyRef): ref is { attorney_id: string } => 'attorney_id' in ref;
 
-export function ownerKey(owner: OwnerInput): string {
+function ownerKey(owner: OwnerInput): string {
   return ownerDedupeKey(owner.name, owner.entity_type, owner);
 }
 
@@ -46,7 +46,7 @@ function firmKey(firm: FirmInput): string {
   return firmDedupeKey(firm.name, firm.country_code);
 }
 
-export function attorneyKey(attorney: AttorneyInput): string {
+function attorneyKey(attorney: AttorneyInput): string {
   return attorneyDedupeKey(attorney.name, attorney.firm ? firmKey(attorney.firm) : null, attorney.country_code);
 }
 

@@ -15,7 +15,7 @@ export interface SourceDescription {
   mediaType: string;
 }
 
-export function payloadHash(raw: string): string {
+function payloadHash(raw: string): string {
   return `sha256:${createHash('sha256').update(raw, 'utf8').digest('hex')}`;
 }
 

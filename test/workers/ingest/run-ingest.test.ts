@@ -159,6 +159,24 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     });
   });
 
+  it('loads the ST.96 samples as marks like any other', async () => {
+    const summary = await ingest('st96', [fixture('st96', 'uspto-tsdr-st96-rn2178784.xml'), fixture('st96', 'uspto-tsdr-st96-sn87881347.xml')]);
+    expect(summary).to.deep.include({ format: 'st96', records_read: 2, inserted: 2, rejected: 0, error: null });
+    const body = await ok<{ mark_text: string; registration_number: string; owners: Array<{ name: string }>; owner_history: Array<{ name: string }> }>(
+      await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '74631225')}`),
+    );
+    expect(body).to.include({ mark_text: 'JAVA', registration_number: '2178784' });
+    expect(body.owners.map((o) => o.name)).to.deep.equal(['Oracle America, Inc.']);
+    expect(body.owner_history.map((row) => row.name)).to.deep.equal([
+      'Sun Microsystems, Inc.',
+      'Sun Microsystems, Inc.',
+      'Sun Microsystems, Inc.',
+      'Oracle America, Inc.',
+    ]);
+    const source = await ok<{ source_format: string; source_data_date: string }>(await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '87881347')}/source`));
+    expect(source).to.include({ source_format: 'xml_st96', source_data_date: '2018-08-27' });
+  });
+
   it('reads files in the order given: an older file after a newer one changes nothing', async () => {
     const newer = write('apc-newer.xml', applicationsDocument([withSerial(sampleCaseFile('98763166'), '97000001')]));
     const older = write(

@@ -4,8 +4,9 @@
  * mapped by the same rules as the USPTO daily XML wherever the two carry the same fact:
  *
  * - identity: `ApplicationNumber/IPOfficeCode` (else `RegistrationOfficeCode`) +
- *   `ApplicationNumberText`; US registration numbers are written with seven digits as in the
- *   daily XML;
+ *   `ApplicationNumberText` (else the ST.13 number, as CIPO writes it); US registration numbers
+ *   are written with seven digits as in the daily XML. Only USPTO ST.96 documents were available
+ *   to test against: the CIPO paths come from research/ingestion.md §3.2, untested;
  * - dates are ST.96 dates, kept as the calendar date written (`1995-02-07-05:00` → 1995-02-07);
  *   `FirstUsedDate`-style `YYYYMMDD` values are not used;
  * - US status codes (`MarkCurrentStatusCode`) and event codes go through the USPTO tables
@@ -174,9 +175,9 @@ function statusOf(trademark: XmlElement, officeCode: string, context: UsptoConte
 export function mapSt96Trademark(record: XmlRecord, document: string, context: UsptoContext): MarkInput {
   const trademark = record.element;
   const officeCode = (textAt(trademark, 'ApplicationNumber/IPOfficeCode') ?? textAt(trademark, 'RegistrationOfficeCode'))?.toUpperCase() ?? null;
-  const number = textAt(trademark, 'ApplicationNumber/ApplicationNumberText');
+  const number = textAt(trademark, 'ApplicationNumber/ApplicationNumberText') ?? textAt(trademark, 'ApplicationNumber/ST13ApplicationNumber');
   if (officeCode === null || !/^[A-Z]{2}$/.test(officeCode)) throw new RecordRejection('ApplicationNumber/IPOfficeCode is missing');
-  if (number === null) throw new RecordRejection('ApplicationNumber/ApplicationNumberText is missing');
+  if (number === null) throw new RecordRejection('ApplicationNumber/ApplicationNumberText (or ST13ApplicationNumber) is missing');
   const date = (path: string) => st96Date(textAt(trademark, path), path);
   const filingDate = date('ApplicationDate');
   if (filingDate === null) throw new RecordRejection('ApplicationDate is missing');
