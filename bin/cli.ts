@@ -1,5 +1,5 @@
 /**
- * The `marque` command line: serve, worker, seed, orgs, keys, merge. Every command honours
+ * The `marque` command line: serve, worker, seed, ingest, marks, orgs, keys, merge, feedback. Every command honours
  * MARQUE_DATA_DIR and works while a server runs on the same directory (SQLite in WAL mode).
  */
 import { parseArgs } from 'node:util';
@@ -14,9 +14,12 @@ import { transitionFeedback } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
 import { SearchIndexer } from '../workers/indexer';
-import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters } from './compose';
+import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
+import { closeAdapters, createServer, cursorSecret, openAdapters } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
 import { createDemoAccount, isEmptyStore, seedAndIndex } from './demo';
+import { ingest } from './ingest';
+import { marks } from './marks';
 import type { PlanName } from '../domain/plans';
 
 const USAGE = `Usage: marque <command> [options]
@@ -29,29 +32,17 @@ const USAGE = `Usage: marque <command> [options]
                                           create an API key (prints JSON with the secret, shown once)
   merge KIND FROM_ID INTO_ID              merge an owner, attorney, firm or entity into another
                                           (KIND: owner|attorney|firm|entity; prints JSON)
+  ingest FORMAT [--dry-run] [--batch-size N] FILE_OR_DIR...
+                                          load office bulk files (FORMAT: uspto, uspto-assignments,
+                                          uspto-ttab, st96; .xml, .zip or directories; prints a JSON summary)
+  marks add --mark-text TEXT --office CODE --classes 9,42 [--owner-name NAME] [--status pending]
+                                          add a trademark application by hand (prints JSON with its id)
+  marks update tm_… [--status registered] [--event CODE] [--publication-date YYYY-MM-DD]
+                                          change one trademark (prints JSON with its id)
   feedback acknowledge ID                 mark a feedback report acknowledged (prints JSON)
   feedback resolve ID --note TEXT         resolve a feedback report with a note (prints JSON)
 
 Environment: HOST, PORT, MARQUE_DATA_DIR (default ./data), MONGODB_URL, ELASTICSEARCH_URL, REDIS_URL.`;
-
-class UsageError extends Error {}
-
-const err = (line: string) => process.stderr.write(`${line}\n`);
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
-function positiveInt(name: string, raw: string | undefined, fallback?: number): number {
-  if (raw === undefined) {
-    if (fallback === undefined) throw new UsageError(`--${name} is required`);
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a non-negative integer (got '${raw}')`);
-  return Number(raw);
-}
-
-function required(name: string, value: string | undefined): string {
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {
@@ -60,21 +51,12 @@ function directorySize(dir: string): number {
   }, 0);
 }
 
-async function withAdapters<T>(config: Config, work: (adapters: Adapters) => Promise<T>): Promise<T> {
-  const adapters = await openAdapters(config);
-  try {
-    return await work(adapters);
-  } finally {
-    await closeAdapters(adapters);
-  }
-}
-
 async function serve(config: Config): Promise<void> {
   const adapters = await openAdapters(config);
   const log = config.logLevel === 'silent' ? () => undefined : (line: string) => err(line);
   if (config.demoMarks > 0 && (await isEmptyStore(adapters.store))) {
     log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
-    const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, log);
+    const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, progressFor(config));
     log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
     const secret = await createDemoAccount(adapters.store, config.dataDir);
     process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, 'demo-key.txt')}):\n\n  ${secret}\n\n`);
@@ -131,7 +113,7 @@ async function seed(config: Config, args: string[]): Promise<void> {
   const seedValue = positiveInt('seed', values.seed, 42);
   await withAdapters(config, async (adapters) => {
     if (!(await isEmptyStore(adapters.store))) throw new UsageError(`the store in ${config.dataDir} already holds marks; seed into an empty MARQUE_DATA_DIR`);
-    const report = await seedAndIndex(config, adapters, marks, seedValue, err);
+    const report = await seedAndIndex(config, adapters, marks, seedValue, progressFor(config));
     print({
       marks: report.marks,
       seed: seedValue,
@@ -236,6 +218,10 @@ export async function main(argv: string[]): Promise<void> {
         return await merge(config, args);
       case 'feedback':
         return await feedback(config, args);
+      case 'marks':
+        return await marks(config, args);
+      case 'ingest':
+        return await ingest(config, args);
       case undefined:
       case 'help':
       case '--help':

@@ -35,6 +35,11 @@ export interface Adapters {
 /** Collections whose writes feed the change stream (high-volume internal ones stay out). */
 const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTIONS.attorneys, COLLECTIONS.firms, COLLECTIONS.entities, COLLECTIONS.proceedings];
 
+export interface OpenOptions {
+  /** The embedded store's WAL checkpoint interval in pages (long write bursts: see EmbeddedDocumentStoreOptions). */
+  storeCheckpointPages?: number;
+}
+
 /**
  * The data directory holds keys' hashes, request logs, sealed responses and the server secret:
  * created 0700. A directory that already exists keeps its permissions (it may be shared on
@@ -48,7 +53,7 @@ function ensurePrivateDirectory(dir: string): void {
  * Opens the configured adapters. The drivers of MongoDB, Elasticsearch and Redis are loaded only
  * when configured, which keeps the embedded default's start-up short.
  */
-export async function openAdapters(config: Config): Promise<Adapters> {
+export async function openAdapters(config: Config, options: OpenOptions = {}): Promise<Adapters> {
   ensurePrivateDirectory(config.dataDir);
   const store = config.mongodbUrl
     ? (await import('../datasources/mongo/document-store')).createMongoDocumentStore({
@@ -56,7 +61,11 @@ export async function openAdapters(config: Config): Promise<Adapters> {
         database: config.mongodbDatabase,
         feedCollections: FEED_COLLECTIONS,
       })
-    : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: FEED_COLLECTIONS });
+    : createEmbeddedDocumentStore({
+        path: join(config.dataDir, 'marque.sqlite'),
+        feedCollections: FEED_COLLECTIONS,
+        checkpointPages: options.storeCheckpointPages,
+      });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })
     : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite') });

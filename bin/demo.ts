@@ -18,6 +18,7 @@ import { seedStore } from '../workers/ingest/seed';
 import { PROJECTIONS } from '../workers/projections';
 import type { Adapters } from './compose';
 import type { Config } from './config';
+import type { Progress, ProgressBar } from './progress';
 
 export async function isEmptyStore(store: DocumentStore): Promise<boolean> {
   return (await store.collection(COLLECTIONS.trademarks).findOne({})) === null;
@@ -47,28 +48,21 @@ function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStor
 }
 
 /**
- * Seeds `marks` marks into an empty store and indexes them, printing progress to stderr. On the
- * embedded default a worker thread indexes the marks while they are written; the other indexes
- * (proceedings, parties) follow from the store.
+ * Seeds `marks` marks into an empty store and indexes them, showing progress (bin/progress.ts). On
+ * the embedded default a worker thread indexes the marks while they are written; the other
+ * indexes (proceedings, parties) follow from the store.
  */
-export async function seedAndIndex(config: Config, adapters: Adapters, marks: number, seed: number, progress: (line: string) => void): Promise<SeedReport> {
+export async function seedAndIndex(config: Config, adapters: Adapters, marks: number, seed: number, progress: Progress): Promise<SeedReport> {
   const started = Date.now();
-  const labelStarted = new Map<string, number>();
-  const lastShown = new Map<string, number>();
-  const show = (label: string, done: number, total: number | null) => {
-    if (!labelStarted.has(label)) labelStarted.set(label, Date.now());
-    if (Date.now() - (lastShown.get(label) ?? 0) < 2000 && done !== total) return;
-    lastShown.set(label, Date.now());
-    const rate = Math.round(done / Math.max((Date.now() - labelStarted.get(label)!) / 1000, 0.001));
-    progress(`${label}: ${done.toLocaleString('en-US')}${total === null ? '' : ` / ${total.toLocaleString('en-US')}`} (${rate.toLocaleString('en-US')}/s)`);
-  };
   const bulk = openBulkLoad(config, adapters);
-  const thread = bulk.files ? startIndexThread(bulk.files, (done) => show('indexed trademarks', done, marks)) : null;
+  const stored = progress.bar('stored marks', marks, 'marks');
+  const indexedBar = bulk.files ? progress.bar('indexed marks', marks, 'marks') : null;
+  const thread = bulk.files ? startIndexThread(bulk.files, (done) => indexedBar?.update(done)) : null;
   try {
     await seedStore(bulk.store, {
       marks,
       seed,
-      onProgress: (done, total) => show('stored marks', done, total),
+      onProgress: (done) => stored.update(done),
       onTrademarks: thread ? (docs) => thread.index(docs) : undefined,
     });
   } finally {
@@ -77,7 +71,7 @@ export async function seedAndIndex(config: Config, adapters: Adapters, marks: nu
   const storeSeconds = (Date.now() - started) / 1000;
   try {
     if (thread) {
-      progress('building the trademark index…');
+      progress.log('building the trademark index…');
       await thread.finish();
     }
     const projections = thread ? PROJECTIONS.filter((projection) => projection.index.name !== TRADEMARK_INDEX.name) : PROJECTIONS;
@@ -85,10 +79,19 @@ export async function seedAndIndex(config: Config, adapters: Adapters, marks: nu
     // Party projections count marks in the trademark index, so this connection opens it too.
     await bulk.search.ensureIndex(TRADEMARK_INDEX);
     await indexer.ensureIndexes();
-    await indexer.rebuild((index, done) => show(`indexed ${index}`, done, index === TRADEMARK_INDEX.name ? marks : null));
-    progress('building search indexes…');
+    const bars = new Map<string, ProgressBar>();
+    await indexer.rebuild((index, done) => {
+      let bar = bars.get(index);
+      if (bar === undefined) {
+        bar = progress.bar(`indexed ${index}`, index === TRADEMARK_INDEX.name ? marks : null, 'documents');
+        bars.set(index, bar);
+      }
+      bar.update(done);
+    });
+    progress.log('building search indexes…');
   } finally {
     if (bulk.search !== adapters.search) await bulk.search.close();
+    progress.stop();
   }
   return { marks, seconds: (Date.now() - started) / 1000, storeSeconds, indexSeconds: (Date.now() - started) / 1000 };
 }

@@ -54,3 +54,6 @@ export const REMOVED_FIRM_INCLUDES = ['specializations', 'jurisdictions', 'trend
 export const HISTORY_SORTS = ['-event_date', 'event_date'] as const;
 
 export const PROCEEDING_SORTS = ['-filed_date', 'filed_date', '-decided_date', 'decided_date'] as const;
+
+/** `GET /v1/trademarks/{id}/source?include=raw` adds the raw record. */
+export const SOURCE_INCLUDES = ['raw'] as const;

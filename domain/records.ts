@@ -15,6 +15,7 @@ export const COLLECTIONS = {
   trademarkChanges: 'trademark_changes',
   trademarkSources: 'trademark_sources',
   trademarkEvents: 'trademark_events',
+  trademarkRawRecords: 'trademark_raw_records',
   organizations: 'organizations',
   apiKeys: 'api_keys',
   requestLogs: 'request_logs',
@@ -119,11 +120,54 @@ export interface PartyRef {
   owner_id: string;
 }
 
+/** The office's own status code and its wording (USPTO: `status-code` and Table 1's text). */
+export interface OfficeStatus {
+  code: string;
+  description: string | null;
+}
+
 export interface TrademarkStatus {
   primary: StatusPrimary;
   stage: StatusStage;
   reason: StatusReason | null;
   challenge_states: ChallengeState[];
+  /** null where the source has no status code of its own (generated and manually added marks). */
+  office_status: OfficeStatus | null;
+}
+
+/**
+ * Who owned a mark, by what record: `office_record` rows are the owner groups of the office's own
+ * record (USPTO party types 10 applicant, 20 at publication, 30 registrant, …), `assignment` rows
+ * the parties of a recorded assignment (recorded facts, not a conclusion about title).
+ */
+export const OWNER_HISTORY_ROLES = [
+  'applicant',
+  'owner_before_publication',
+  'owner_at_publication',
+  'owner_after_publication',
+  'registrant',
+  'owner_after_registration',
+  'assignor',
+  'assignee',
+] as const;
+export type OwnerHistoryRole = (typeof OWNER_HISTORY_ROLES)[number];
+export const OWNER_HISTORY_SOURCES = ['office_record', 'assignment'] as const;
+export type OwnerHistorySource = (typeof OWNER_HISTORY_SOURCES)[number];
+
+export interface OwnerHistoryEntry {
+  owner_id: string;
+  /** The name as that record spells it. */
+  name: string;
+  role: OwnerHistoryRole;
+  source: OwnerHistorySource;
+  /** The office's party-type code (USPTO `party-type`); null where the source has none. */
+  office_party_type: string | null;
+  /** Assignments: the recording date; office-record rows: null (the office dates none). */
+  recorded_date: string | null;
+  /** Assignments: reel/frame (USPTO); null otherwise. */
+  reference: string | null;
+  /** Assignments: the conveyance as recorded ("ASSIGNS THE ENTIRE INTEREST", …). */
+  conveyance: string | null;
 }
 
 export interface TrademarkDoc {
@@ -157,6 +201,8 @@ export interface TrademarkDoc {
   classifications: Classification[];
   owner_ids: string[];
   attorney_ids: string[];
+  /** Every owner the office record and recorded assignments name, current owners included. */
+  owner_history: OwnerHistoryEntry[];
   proceeding_count: number;
   version: number;
   source_updated_at: string;
@@ -196,6 +242,8 @@ export interface OwnerDoc {
   entity_id_type: 'derived' | 'lei' | 'company_profile';
   companies: Company[];
   relationships: OwnerRelationship[];
+  /** Internal: the party-matching key (domain/party-keys.ts); not part of any response. */
+  dedupe_key: string;
   merged_into: string | null;
   created_at: string;
   updated_at: string;
@@ -209,6 +257,8 @@ export interface AttorneyDoc {
   country_code: string | null;
   firm_id: string | null;
   bar_admissions: string[];
+  /** Internal: the party-matching key (domain/party-keys.ts); not part of any response. */
+  dedupe_key: string;
   merged_into: string | null;
   created_at: string;
   updated_at: string;
@@ -226,6 +276,8 @@ export interface FirmDoc {
   canonical_name: string;
   country_code: string | null;
   aliases: FirmAlias[];
+  /** Internal: the party-matching key (domain/party-keys.ts); not part of any response. */
+  dedupe_key: string;
   merged_into: string | null;
   created_at: string;
   updated_at: string;
@@ -309,6 +361,17 @@ export interface TrademarkSourceDoc {
   source_response_type: string | null;
   source_locator: string | null;
   payload_hash: string;
+  /** The office's date of the record observed (USPTO: `transaction-date`); null when unknown. */
+  source_data_date: string | null;
+}
+
+/** The raw record behind a source observation, gzip-compressed, base64 (one per TrademarkSourceDoc). */
+export interface TrademarkRawRecordDoc {
+  _id: string; // the TrademarkSourceDoc's _id
+  trademark_id: string;
+  /** MIME type of the raw record (application/xml, application/json). */
+  media_type: string;
+  gzip_base64: string;
 }
 
 export interface TrademarkEventDoc {
@@ -317,6 +380,8 @@ export interface TrademarkEventDoc {
   event_type: string; // code from data/event_types.json
   event_date: string;
   office_code: string;
+  /** The office's own event code (USPTO prosecution-history code such as CNSA); null when none. */
+  office_event_code: string | null;
   description: string | null;
 }
 

@@ -21,7 +21,7 @@ import { referenceQueryResolvers } from './reference/queries';
 import { suggestQueryResolvers } from './suggest/queries';
 import { analyticsQueryResolvers } from './analytics/offices';
 import { trademarkFieldResolvers } from './trademarks/fields';
-import { trademarkQueryResolvers } from './trademarks/queries';
+import { trademarkQueryResolvers, trademarkSourceFieldResolvers } from './trademarks/queries';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -77,6 +77,7 @@ export const resolvers = {
     ...feedbackMutationResolvers,
   },
   Trademark: trademarkFieldResolvers,
+  TrademarkSource: trademarkSourceFieldResolvers,
   Proceeding: proceedingFieldResolvers,
   Owner: ownerFieldResolvers,
   Attorney: attorneyFieldResolvers,

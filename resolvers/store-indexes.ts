@@ -1,5 +1,6 @@
 /**
- * DocumentStore indexes the resolvers' queries rely on (applied at start by the composition root).
+ * DocumentStore indexes the resolvers' and the write path's queries rely on (applied at start by
+ * the composition root). Party matching looks parties up by dedupe key and canonical name.
  */
 import type { IndexSpec } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
@@ -11,7 +12,12 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.trademarkChanges, paths: ['trademark_id', 'version'] },
   { collection: COLLECTIONS.trademarkSources, paths: ['trademark_id', 'observed_at'] },
   { collection: COLLECTIONS.trademarkEvents, paths: ['trademark_id', 'event_date'] },
+  { collection: COLLECTIONS.trademarkSources, paths: ['trademark_id', 'source_data_date'] },
   { collection: COLLECTIONS.trademarks, paths: ['series_id'] },
+  { collection: COLLECTIONS.owners, paths: ['dedupe_key'] },
+  { collection: COLLECTIONS.owners, paths: ['canonical_name'] },
+  { collection: COLLECTIONS.attorneys, paths: ['dedupe_key'] },
+  { collection: COLLECTIONS.firms, paths: ['dedupe_key'] },
   { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },
   { collection: COLLECTIONS.idempotencyReceipts, paths: ['expires_at'] },
 ];

@@ -34,6 +34,12 @@ export interface EmbeddedDocumentStoreOptions {
    * keep their durability; a crash mid-load can lose this connection's writes, which a seed redoes.
    */
   bulkLoad?: boolean;
+  /**
+   * WAL pages between automatic checkpoints (SQLite's default is 1,000, about 4 MB). A connection
+   * that writes for a long time with the change feed on (`marque ingest`) runs about twice as fast
+   * with 16,384 (64 MB); readers meanwhile scan a longer write-ahead log. Bulk loads use 65,536.
+   */
+  checkpointPages?: number;
 }
 
 /** WAL pages between checkpoints during a bulk load (about 256 MB instead of SQLite's 4 MB). */
@@ -69,6 +75,7 @@ class EmbeddedDocumentStore implements DocumentStore {
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.
     this.db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
+    if (options.checkpointPages !== undefined && !options.bulkLoad) this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.trunc(options.checkpointPages))}`);
     if (options.bulkLoad) {
       this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_CHECKPOINT_PAGES}`);
       this.db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);

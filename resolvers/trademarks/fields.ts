@@ -22,6 +22,8 @@ export const trademarkFieldResolvers = {
   is_madrid: (doc: TrademarkDoc) => doc.filing_route === 'madrid' || doc.ir_number !== null,
   has_media: (doc: TrademarkDoc) => doc.media.length > 0,
   has_proceedings: (doc: TrademarkDoc) => doc.proceeding_count > 0,
+  // Records stored before owner histories were kept have none.
+  owner_history: (doc: TrademarkDoc) => doc.owner_history ?? [],
   classifications: (doc: TrademarkDoc, args: { full_goods_services?: boolean | null }): Classification[] =>
     args.full_goods_services === false
       ? doc.classifications.map((c) => ({ ...c, goods_services_text: summarizeGoodsServices(c.goods_services_text) }))

@@ -31,6 +31,8 @@ function eventRow(event: TrademarkEventDoc) {
     category: type?.category ?? null,
     event_type_description: type?.description ?? null,
     description: event.description,
+    // Events stored before office event codes were kept have none.
+    office_event_code: event.office_event_code ?? null,
     event_date: event.event_date,
     office_code: event.office_code,
   };

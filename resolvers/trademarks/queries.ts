@@ -2,8 +2,9 @@
  * Query fields of the trademark area: detail, batch, search, and the sub-resources of one mark
  * (changes, source, history, related marks, coverage).
  */
+import { gunzipSync } from 'node:zlib';
 import { invalid } from '../../domain/errors';
-import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkSourceDoc } from '../../domain/records';
+import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkRawRecordDoc, type TrademarkSourceDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
@@ -72,7 +73,16 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   };
 }
 
-/** Latest raw-record provenance; a reduced record when no raw version is stored (spec). */
+/** The raw record of a source observation as text, or null when none was kept. */
+async function rawRecord(sourceId: string, ctx: RequestContext): Promise<string | null> {
+  const [raw] = await ctx.services.store.collection<TrademarkRawRecordDoc>(COLLECTIONS.trademarkRawRecords).findByIds([sourceId]);
+  return raw ? gunzipSync(Buffer.from(raw.gzip_base64, 'base64')).toString('utf8') : null;
+}
+
+/**
+ * Latest raw-record provenance; a reduced record when no raw version is stored (spec). The raw
+ * record itself is read only when selected (`raw_record`, REST include=raw).
+ */
 async function trademarkSource(id: string, ctx: RequestContext) {
   const mark = await requireTrademark(id, ctx);
   const [latest] = await ctx.services.store
@@ -88,11 +98,18 @@ async function trademarkSource(id: string, ctx: RequestContext) {
       source_response_type: null,
       source_locator: null,
       payload_hash: null,
+      source_data_date: null,
     };
   }
-  const { _id: _omit, ...source } = latest;
-  return { object: 'trademark_source', ...source };
+  const { _id: sourceId, ...source } = latest;
+  // Observations stored before data dates were kept have none.
+  return { object: 'trademark_source', ...source, source_data_date: source.source_data_date ?? null, source_id: sourceId };
 }
+
+/** `raw_record` is read only when the operation selects it. */
+export const trademarkSourceFieldResolvers = {
+  raw_record: (source: { source_id?: string }, _args: unknown, ctx: RequestContext) => (source.source_id ? rawRecord(source.source_id, ctx) : null),
+};
 
 export const trademarkQueryResolvers = {
   trademark: (_: unknown, args: { id: string }, ctx: RequestContext) => requireTrademark(args.id, ctx),

@@ -1,6 +1,7 @@
 /**
  * Route-table entries of the trademark endpoints.
  */
+import { SOURCE_INCLUDES } from '../../domain/contract';
 import { MAX_BATCH_IDS } from '../../resolvers/trademarks/queries';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
@@ -142,10 +143,11 @@ export const trademarkRoutes: readonly RouteDef[] = [
     operation: 'GetTrademarkSource',
     summary: 'Provenance of a trademark record',
     description:
-      'Where the latest raw record came from. When no raw version is stored the response is reduced: source_format bulk_xml, source_response_type null, source_locator and payload_hash null.',
-    query: [],
+      'Where the latest raw record came from: format, file and record locator, payload hash, the office data date, and with include=raw the raw record itself. ' +
+      'When no raw version is stored the response is reduced: source_format bulk_xml, source_response_type null, source_locator and payload_hash null.',
+    query: [{ name: 'include', kind: { type: 'enum', values: SOURCE_INCLUDES }, description: 'raw: add raw_record, the raw record as received.' }],
     envelope: 'single',
     response: trademarkSourceSchema,
-    variables: ({ path }) => ({ id: path.id }),
+    variables: ({ path, query }) => ({ id: path.id, include_raw: query.include === 'raw' }),
   },
 ];

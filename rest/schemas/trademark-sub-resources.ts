@@ -20,6 +20,7 @@ export const trademarkEventSchema: JsonSchema = object(
     category: nullableStr('Category of the event type (filing, examination, publication, …).'),
     event_type_description: nullableStr('What the event type means.'),
     description: nullableStr("The office's wording of this event, where recorded."),
+    office_event_code: nullableStr("The office's own event code (USPTO prosecution-history code such as CNSA), where recorded."),
     event_date: date(),
     office_code: str(),
   },

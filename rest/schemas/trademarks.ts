@@ -6,6 +6,8 @@ import {
   FILING_ROUTES,
   MARK_FEATURE_TYPES,
   MARK_LEGAL_CATEGORIES,
+  OWNER_HISTORY_ROLES,
+  OWNER_HISTORY_SOURCES,
   RIGHT_KINDS,
   SCOPE_KINDS,
   STATUS_PRIMARIES,
@@ -121,6 +123,11 @@ export const trademarkDetailSchema: JsonSchema = object(
       stage: { type: 'string', enum: STATUS_STAGES },
       reason: { type: ['string', 'null'], enum: [...STATUS_REASONS, null] },
       challenge_states: arrayOf({ type: 'string', enum: CHALLENGE_STATES }),
+      office_status: object(
+        { code: str('For example 700 (USPTO status-code).'), description: nullableStr("The office's wording, for example REGISTERED.") },
+        "The office's own status code; null where the source has none.",
+        true,
+      ),
     }),
     filing_date: date(),
     priority_date: nullableDate(),
@@ -134,6 +141,23 @@ export const trademarkDetailSchema: JsonSchema = object(
     classifications: arrayOf(object({ nice_class: int(), goods_services_text: str('Full text.'), nice_edition: nullableStr('For example 12-2025.') })),
     owners: arrayOf(object({ ...ownerRef, companies: arrayOf(company) })),
     attorneys: arrayOf(object({ id: str('att_...'), name: str(), country_code: nullableStr(), firm_id: nullableStr('firm_...'), firm_name: nullableStr() })),
+    owner_history: arrayOf(
+      object({
+        owner_id: str('own_...'),
+        name: str('The name as that record spells it.'),
+        role: { type: 'string', enum: OWNER_HISTORY_ROLES },
+        source: {
+          type: 'string',
+          enum: OWNER_HISTORY_SOURCES,
+          description: "office_record: an owner group of the office's record; assignment: a recorded assignment.",
+        },
+        office_party_type: nullableStr("The office's party-type code (USPTO: 10 applicant, 20 owner at publication, 30 registrant, …)."),
+        recorded_date: nullableDate('Assignments: the recording date.'),
+        reference: nullableStr('Assignments: the reel/frame.'),
+        conveyance: nullableStr('Assignments: the conveyance as recorded (recorded facts, not a conclusion about title).'),
+      }),
+      'Every owner the office record and recorded assignments name, current owners included.',
+    ),
     opposition_window: oppositionWindowSchema,
     version: int('Increases with every recorded change.'),
     source_updated_at: timestamp('When the office last changed the record.'),
@@ -166,13 +190,20 @@ export const trademarkChangeSchema: JsonSchema = object({
   created_at: timestamp('When the change was observed.'),
 });
 
-export const trademarkSourceSchema: JsonSchema = object({
+const trademarkSourceObject = object({
   object: constant('trademark_source'),
   trademark_id: str(),
   office_code: nullableStr(),
   observed_at: nullableTimestamp(),
   source_format: str('For example xml_st96, xml_dtd, json; bulk_xml when no raw version is stored.'),
   source_response_type: nullableStr(),
-  source_locator: nullableStr(),
+  source_locator: nullableStr('Where the raw record was read: file and record (for example uspto/apc240914.zip!apc240914.xml#3).'),
   payload_hash: nullableStr('sha256:<hex> of the raw payload; null when no raw version is stored.'),
+  source_data_date: nullableDate("The office's date of the observed record (USPTO transaction-date); null when unknown."),
+  raw_record: nullableStr('Present only with include=raw: the raw record as received (XML or JSON text); null when none is stored.'),
 });
+
+export const trademarkSourceSchema: JsonSchema = {
+  ...trademarkSourceObject,
+  required: (trademarkSourceObject.required ?? []).filter((key) => key !== 'raw_record'),
+};

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { closeAdapters, openAdapters, type Adapters } from '../../bin/compose';
 import { readConfig } from '../../bin/config';
 import { seedAndIndex } from '../../bin/demo';
+import { silentProgress } from '../../bin/progress';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { SearchIndexer } from '../../workers/indexer';
@@ -18,7 +19,7 @@ describe('bin/demo: seedAndIndex on the embedded default', function () {
     dataDir = mkdtempSync(join(tmpdir(), 'marque-seed-'));
     const config = readConfig({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0' });
     adapters = await openAdapters(config);
-    await seedAndIndex(config, adapters, 300, 5, () => undefined);
+    await seedAndIndex(config, adapters, 300, 5, silentProgress);
     await new SearchIndexer(adapters.store, adapters.search).ensureIndexes();
   });
 

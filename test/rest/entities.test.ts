@@ -88,6 +88,7 @@ describe('REST: entity caps (422 entity_too_large)', function () {
     entity_id: entityId,
     entity_id_type: 'lei',
     companies: [],
+    dedupe_key: `org|${id}|US`,
     relationships: relatedIds.map((related) => ({
       related_owner_id: related,
       relationship_type: 'IS_DIRECTLY_CONSOLIDATED_BY',

@@ -4,7 +4,8 @@
  */
 import niceTerms from '../../../data/nice_terms.json';
 import type { Classification } from '../../../domain/records';
-import { dayOf } from './dates';
+import { niceEditionFor } from '../../../domain/nice-edition';
+import { isoDate } from './dates';
 import { type Random, WeightedTable } from './random';
 
 const TERMS_BY_CLASS: ReadonlyMap<number, readonly string[]> = (() => {
@@ -115,14 +116,7 @@ export function termsOfClass(niceClass: number): readonly string[] {
   return TERMS_BY_CLASS.get(niceClass) ?? [];
 }
 
-/** The 13th edition applies to filings from 1 January 2026 (data/SOURCES.md). */
-const NCL_13_FROM = dayOf('2026-01-01');
-
-export function niceEdition(filingDay: number): string {
-  return filingDay >= NCL_13_FROM ? '13-2026' : '12-2025';
-}
-
 export function classification(random: Random, niceClass: number, filingDay: number): Classification {
   const terms = random.sample(termsOfClass(niceClass), random.int(2, 7));
-  return { nice_class: niceClass, goods_services_text: terms.join('; '), nice_edition: niceEdition(filingDay) };
+  return { nice_class: niceClass, goods_services_text: terms.join('; '), nice_edition: niceEditionFor(isoDate(filingDay)) };
 }

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import eventTypes from '../../../data/event_types.json';
+import { diffValues } from '../../../domain/trademark-changes';
 import type { TrademarkChangeDoc, TrademarkEventDoc, TrademarkSourceDoc } from '../../../domain/records';
 import { isoDate, isoTimestamp } from './dates';
 import type { PlannedEvent, ProceedingPlan, Step } from './lifecycle';
@@ -36,17 +37,28 @@ export interface TrackedValues {
   classifications: readonly number[];
 }
 
-type TrackedField = keyof TrackedValues;
-type TrackedValue = TrackedValues[TrackedField];
-
 interface EventWording {
   uspto: string | null;
+  usptoCode: string | null;
   euipo: string | null;
   generic: string;
 }
 
+/** Some event types have a located USPTO wording without a code. */
+function usptoCodeOf(entry: { code?: string; description: string } | undefined): string | null {
+  return entry?.code ?? null;
+}
+
 const EVENT_WORDING: ReadonlyMap<string, EventWording> = new Map(
-  eventTypes.map((type) => [type.code, { uspto: type.uspto_tsdr[0]?.description ?? null, euipo: type.euipo_status[0] ?? null, generic: type.description }]),
+  eventTypes.map((type) => [
+    type.code,
+    {
+      uspto: type.uspto_tsdr[0]?.description ?? null,
+      usptoCode: usptoCodeOf(type.uspto_tsdr[0]),
+      euipo: type.euipo_status[0] ?? null,
+      generic: type.description,
+    },
+  ]),
 );
 
 function eventDescription(code: string, officeCode: string, proceedingNumber: string | null): string {
@@ -57,9 +69,9 @@ function eventDescription(code: string, officeCode: string, proceedingNumber: st
   return wording.generic;
 }
 
-function sameValue(a: TrackedValue, b: TrackedValue): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((value, i) => value === b[i]);
-  return a === b;
+/** The USPTO's own code of an event type, for generated US events (null elsewhere or when unknown). */
+function officeEventCode(code: string, officeCode: string): string | null {
+  return officeCode === 'US' ? (EVENT_WORDING.get(code)?.usptoCode ?? null) : null;
 }
 
 const RESPONSE_TYPE_BY_FORMAT: Readonly<Record<string, string>> = { xml_dtd: 'bulk_daily', xml_st96: 'case_status', json: 'api_detail' };
@@ -133,15 +145,7 @@ export function buildHistory(input: HistoryInput, random: Random): History {
     while (index + 1 < steps.length && stepAt(index + 1).day === stepAt(index).day) index++;
     const step = stepAt(index);
     const current = input.track(step);
-    const changedFields: TrackedField[] = [];
-    const oldValues: Record<string, TrackedValue> = {};
-    const newValues: Record<string, TrackedValue> = {};
-    for (const field of Object.keys(current) as TrackedField[]) {
-      if (sameValue(previous[field], current[field])) continue;
-      changedFields.push(field);
-      oldValues[field] = previous[field];
-      newValues[field] = current[field];
-    }
+    const { changed_fields: changedFields, old_values: oldValues, new_values: newValues } = diffValues(previous, current);
     if (changedFields.length === 0) continue;
     const dayMs = observationDay(random, step.day, firstDay) * MS_PER_DAY + random.int(0, 86_399) * 1000;
     observedMs = Math.max(observedMs + 60_000, dayMs);
@@ -165,7 +169,7 @@ export function buildHistory(input: HistoryInput, random: Random): History {
   const updatedAt = (changes[changes.length - 1] as TrademarkChangeDoc).created_at;
   return {
     changes,
-    sources: buildSources(input, random, createdAt, updatedAt, changes.length, String(previous.status_stage)),
+    sources: buildSources(input, random, changes, String(previous.status_stage)),
     events: buildEvents(input),
     createdAt,
     updatedAt,
@@ -181,8 +185,11 @@ function sourceLocator(input: HistoryInput, format: string, observedAt: string):
   return `https://tsdrapi.uspto.gov/ts/cd/casestatus/sn${input.applicationNumber}/download_xml.zip`;
 }
 
-function buildSources(input: HistoryInput, random: Random, createdAt: string, updatedAt: string, version: number, stage: string): TrademarkSourceDoc[] {
+function buildSources(input: HistoryInput, random: Random, changes: readonly TrademarkChangeDoc[], stage: string): TrademarkSourceDoc[] {
   const [firstFormat, laterFormat] = input.office.sourceFormats;
+  const version = changes.length;
+  const createdAt = changes[0]!.created_at;
+  const updatedAt = changes[version - 1]!.created_at;
   const observations: Array<{ observedAt: string; format: string; version: number }> = [{ observedAt: createdAt, format: firstFormat, version: 1 }];
   if (version > 1) observations.push({ observedAt: updatedAt, format: laterFormat, version });
   else if (random.chance(0.3)) {
@@ -203,6 +210,7 @@ function buildSources(input: HistoryInput, random: Random, createdAt: string, up
       source_response_type: RESPONSE_TYPE_BY_FORMAT[format] ?? null,
       source_locator: sourceLocator(input, format, observedAt),
       payload_hash: `sha256:${createHash('sha256').update(payload).digest('hex')}`,
+      source_data_date: changes[observedVersion - 1]?.source_data_date ?? null,
     };
   });
 }
@@ -214,6 +222,7 @@ function buildEvents(input: HistoryInput): TrademarkEventDoc[] {
     event_type: event.code,
     event_date: isoDate(event.day),
     office_code: input.office.code,
+    office_event_code: officeEventCode(event.code, input.office.code),
     description: eventDescription(event.code, input.office.code, event.proceeding === null ? null : (input.proceedingNumbers.get(event.proceeding) ?? null)),
   }));
 }

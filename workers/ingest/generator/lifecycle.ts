@@ -4,34 +4,13 @@
  * Every step records the events it produced and the mark's state after it; the trademark record
  * is the last state, and the change history is the difference between observed states.
  */
-import type { ChallengeState, ProceedingStatus, ProceedingType, StatusPrimary, StatusReason, StatusStage } from '../../../domain/records';
+import type { ChallengeState, ProceedingStatus, ProceedingType, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
 import { type OfficeProfile, oppositionEnd, TERM_YEARS, termStart } from './offices';
 import { type Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
 export const LAST_DAY = TODAY - 1;
-
-export const PRIMARY_BY_STAGE: Readonly<Record<StatusStage, StatusPrimary>> = {
-  filed: 'pending',
-  examining: 'pending',
-  pending_publication: 'pending',
-  published: 'pending',
-  opposition_period: 'pending',
-  pending_opposition: 'pending',
-  pending_cancellation: 'active',
-  pending_issuance: 'active',
-  registered: 'active',
-  allowed: 'active',
-  abandoned: 'inactive',
-  withdrawn: 'inactive',
-  surrendered: 'inactive',
-  refused: 'inactive',
-  cancelled: 'inactive',
-  invalidated: 'inactive',
-  expired: 'inactive',
-  unknown: 'unknown',
-};
 
 export interface MarkState {
   stage: StatusStage;

@@ -2,8 +2,8 @@
  * Brand-like mark texts (and deliberate near-duplicates of them), company names and person names.
  * All word lists are ordinary vocabulary chosen for this generator.
  */
+import { LEGAL_FORMS, PARTNERSHIP_FORMS } from '../../../domain/party-names';
 import { type Random, WeightedTable } from './random';
-import { foldedWords } from '../../../domain/text';
 
 const ONSETS = [
   'b',
@@ -469,35 +469,6 @@ export function familyName(random: Random, countryCode: string): string {
   return random.pick(FAMILY_NAMES[nameStyle(countryCode)]);
 }
 
-const LEGAL_FORMS: Record<string, string[]> = {
-  US: ['Inc.', 'LLC', 'Corporation', 'Co.'],
-  GB: ['Ltd', 'Limited', 'PLC'],
-  CA: ['Inc.', 'Ltd.', 'Corp.'],
-  AU: ['Pty Ltd'],
-  IE: ['Limited', 'DAC'],
-  NZ: ['Limited'],
-  SG: ['Pte. Ltd.'],
-  IL: ['Ltd.'],
-  DE: ['GmbH', 'AG', 'GmbH & Co. KG'],
-  AT: ['GmbH', 'AG'],
-  CH: ['AG', 'SA', 'GmbH'],
-  FR: ['SAS', 'SA', 'SARL'],
-  BE: ['SA', 'NV', 'BV'],
-  IT: ['S.p.A.', 'S.r.l.'],
-  ES: ['S.L.', 'S.A.'],
-  MX: ['S.A. de C.V.', 'S. de R.L. de C.V.'],
-  BR: ['Ltda.', 'S.A.'],
-  NL: ['B.V.', 'N.V.'],
-  SE: ['AB'],
-  DK: ['A/S', 'ApS'],
-  JP: ['Co., Ltd.', 'Kabushiki Kaisha', 'Corporation'],
-  CN: ['Co., Ltd.', 'Company Limited'],
-  TW: ['Co., Ltd.', 'Corporation'],
-  HK: ['Limited', 'Company Limited'],
-  KR: ['Co., Ltd.', 'Corporation'],
-  IN: ['Private Limited', 'Limited'],
-  TR: ['A.Ş.', 'Ltd. Şti.'],
-};
 const INDUSTRY_WORDS = [
   'Holdings',
   'Technologies',
@@ -520,7 +491,6 @@ const INDUSTRY_WORDS = [
   'Media',
   'Health',
 ];
-const PARTNERSHIP_FORMS: Record<string, string> = { US: 'LP', GB: 'LLP', DE: 'KG', FR: 'SNC', CH: 'KG', AT: 'KG', NL: 'C.V.', IT: 'S.n.c.', ES: 'S.C.' };
 
 function titleCase(word: string): string {
   return word.charAt(0) + word.slice(1).toLowerCase();
@@ -545,23 +515,6 @@ export function companyName(random: Random, countryCode: string): string {
 export function partnershipName(random: Random, countryCode: string): string {
   const form = PARTNERSHIP_FORMS[countryCode] ?? 'Partnership';
   return `${familyName(random, countryCode)} & ${familyName(random, countryCode)} ${form}`;
-}
-
-const LEGAL_FORM_TOKENS = new Set(
-  Object.values(LEGAL_FORMS)
-    .flat()
-    .concat(Object.values(PARTNERSHIP_FORMS), ['LLP', 'Partnership'])
-    .flatMap((form) => foldedWords(form)),
-);
-
-/**
- * Normalized name for entity resolution: accents folded, lowercase, punctuation removed, trailing
- * legal-form tokens ("inc", "gmbh", "co ltd") dropped. "Zorvex Technologies, Inc." → "zorvex technologies".
- */
-export function canonicalName(name: string): string {
-  const tokens = foldedWords(name);
-  while (tokens.length > 1 && LEGAL_FORM_TOKENS.has(tokens[tokens.length - 1] as string)) tokens.pop();
-  return tokens.join(' ');
 }
 
 /** Another spelling of the same company, as a different office or filing renders it (never equal). */

@@ -7,7 +7,9 @@
 import { stableId } from '../../../domain/ids';
 import type { AttorneyDoc, Company, EntityDoc, EntityType, FirmDoc, OwnerDoc, OwnerRelationship } from '../../../domain/records';
 import { addMonths, dayOf, isoDate, isoTimestamp, TODAY } from './dates';
-import { canonicalName, companyName, companyStem, familyName, legalForm, nameVariant, partnershipName, personName } from './names';
+import { attorneyDedupeKey, firmDedupeKey, ownerDedupeKey } from '../../../domain/party-keys';
+import { canonicalName } from '../../../domain/party-names';
+import { companyName, companyStem, familyName, legalForm, nameVariant, partnershipName, personName } from './names';
 import { OFFICE_PROFILES } from './offices';
 import { mix32, Random, WeightedTable } from './random';
 
@@ -162,6 +164,7 @@ class PartyBuilder {
       entity_id_type: 'derived',
       companies: [],
       relationships: [],
+      dedupe_key: ownerDedupeKey(name, entityType, { country_code: countryCode }),
       merged_into: null,
       created_at: createdAt,
       updated_at: laterTimestamp(this.random, createdAt),
@@ -300,6 +303,7 @@ function buildFirmsAndAttorneys(random: Random, seed: number, attorneyCount: num
       country_code: countryCode,
       firm_id: firm?._id ?? null,
       bar_admissions: countryCode === 'US' ? random.sample(US_BARS, random.int(1, 2)) : [countryCode],
+      dedupe_key: attorneyDedupeKey(person.display, firm?.dedupe_key ?? null, countryCode),
       merged_into: null,
       created_at: createdAt,
       updated_at: laterTimestamp(random, createdAt),
@@ -318,6 +322,7 @@ function buildFirmsAndAttorneys(random: Random, seed: number, attorneyCount: num
       canonical_name: canonicalName(name),
       country_code: countryCode,
       aliases: random.chance(0.3) ? [{ name: name.toUpperCase(), type: 'office_spelling', source_office: random.pick(OFFICE_PROFILES).code }] : [],
+      dedupe_key: firmDedupeKey(name, countryCode),
       merged_into: null,
       created_at: createdAt,
       updated_at: laterTimestamp(random, createdAt),

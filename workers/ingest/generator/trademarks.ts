@@ -8,6 +8,8 @@ import type {
   MarkFeatureType,
   MarkLegalCategory,
   MediaReference,
+  OwnerDoc,
+  OwnerHistoryEntry,
   ProceedingDoc,
   RightKind,
   TrademarkChangeDoc,
@@ -18,7 +20,8 @@ import type {
 import { classification, pickClasses } from './classification';
 import { addMonths, isoDate, startOfYear, TODAY } from './dates';
 import { buildHistory, type TrackedValues } from './history';
-import { LAST_DAY, type LifecycleHooks, type MarkKind, PRIMARY_BY_STAGE, simulateLifecycle, type Step } from './lifecycle';
+import { PRIMARY_BY_STAGE } from '../../../domain/trademark-status';
+import { LAST_DAY, type LifecycleHooks, type MarkKind, simulateLifecycle, type Step } from './lifecycle';
 import { COMBINED_MARK_VIENNA, DEVICES, markText, nearDuplicate } from './names';
 import { designatableOffices, NumberAllocator, OFFICE_BY_CODE, OFFICE_TABLE, type OfficeProfile } from './offices';
 import type { PartyCatalog } from './parties';
@@ -116,6 +119,32 @@ interface FamilyShared {
   conflictOwnerIndex: number | null;
   irNumber: string | null;
   irDay: number | null;
+}
+
+/** The first owners as applicants, then each owner an assignment brought in, dated by its step. */
+function ownerHistory(steps: readonly Step[], owners: readonly OwnerDoc[]): OwnerHistoryEntry[] {
+  const entries: OwnerHistoryEntry[] = [];
+  let previous: readonly number[] | null = null;
+  for (const step of steps) {
+    const current = step.state.ownerIndexes;
+    if (current === previous || (previous !== null && current.length === previous.length && current.every((index, i) => index === previous?.[i]))) continue;
+    const assigned = previous !== null;
+    for (const index of current) {
+      const owner = owners[index]!;
+      entries.push({
+        owner_id: owner._id,
+        name: owner.name,
+        role: assigned ? 'assignee' : 'applicant',
+        source: assigned ? 'assignment' : 'office_record',
+        office_party_type: null,
+        recorded_date: assigned ? isoDate(step.day) : null,
+        reference: null,
+        conveyance: null,
+      });
+    }
+    previous = current;
+  }
+  return entries;
 }
 
 export class MarkGenerator {
@@ -377,7 +406,7 @@ export class MarkGenerator {
       is_retracted: random.chance(0.001),
       vienna_codes: shared.design.viennaCodes,
       media: mediaShape === undefined ? [] : [{ id: mediaId, ...mediaShape, url: `/v1/media/${mediaId}` }],
-      status: { primary: PRIMARY_BY_STAGE[final.stage], stage: final.stage, reason: final.reason, challenge_states: final.challenges },
+      status: { primary: PRIMARY_BY_STAGE[final.stage], stage: final.stage, reason: final.reason, challenge_states: final.challenges, office_status: null },
       filing_date: isoDate(filingDay),
       priority_date: values.priority_date,
       publication_date: values.publication_date,
@@ -390,6 +419,7 @@ export class MarkGenerator {
       classifications: final.classes.map((nice) => classificationByClass.get(nice) ?? classification(random, nice, filingDay)),
       owner_ids: values.owner_ids,
       attorney_ids: values.attorney_ids,
+      owner_history: ownerHistory(lifecycle.steps, owners),
       proceeding_count: lifecycle.proceedings.length,
       version: history.version,
       source_updated_at: history.sourceUpdatedAt,

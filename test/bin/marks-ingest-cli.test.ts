@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters, type Server } from '../../bin/compose';
+import { readConfig } from '../../bin/config';
+import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
+import { catalogId } from '../../domain/ids';
+import { APPLICATIONS_SAMPLE } from '../support/uspto-samples';
+
+const run = promisify(execFile);
+const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
+
+async function marque(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, [MARQUE, ...args], { env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' }, timeout: 120_000 });
+}
+
+async function failing(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return marque(dataDir, ...args).then(
+    () => expect.fail(`marque ${args.join(' ')} succeeded`),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+}
+
+interface Detail {
+  id: string;
+  mark_text: string;
+  application_number: string;
+  office_code: string;
+  status: { primary: string; stage: string };
+  classifications: Array<{ nice_class: number }>;
+  owners: Array<{ name: string }>;
+  publication_date: string | null;
+  registration_date: string | null;
+  version: number;
+}
+
+describe('bin: marque marks add|update and marque ingest', function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let adapters: Adapters;
+  let server: Server;
+  let baseUrl: string;
+  let key: string;
+
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await response.json()) as T;
+    expect(response.status, JSON.stringify(body)).to.equal(200);
+    return body;
+  };
+  /** Trademark writes on the change feed for this mark, in order. */
+  const feedOf = async (id: string) =>
+    (await adapters.store.readChanges(null, 100_000, [COLLECTIONS.trademarks])).events.filter((e) => e.documentId === id).map((e) => e.operation);
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'marque-marks-'));
+    await marque(dataDir, 'seed', '--marks', '60', '--seed', '3');
+    const org = JSON.parse((await marque(dataDir, 'orgs', 'create', '--name', 'Watchers')).stdout) as { id: string };
+    key = (JSON.parse((await marque(dataDir, 'keys', 'create', '--org', org.id, '--scopes', 'trademarks:read')).stdout) as { secret: string }).secret;
+    const config = readConfig({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0' });
+    adapters = await openAdapters(config);
+    server = await createServer(adapters, cursorSecret(config), { log: () => undefined });
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    await server.close();
+    await closeAdapters(adapters);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('adds an application with a minted number, status, classes and owner, on the change feed like an ingested mark', async () => {
+    const added = JSON.parse(
+      (await marque(dataDir, 'marks', 'add', '--mark-text', 'Blue Falcon', '--office', 'us', '--classes', '9,42', '--owner-name', 'Falcon Labs, Inc.')).stdout,
+    ) as { id: string; object: string; outcome: string; version: number };
+    expect(added).to.deep.equal({ id: catalogId('tm_', 'US', 'MQ0000001'), object: 'trademark', outcome: 'inserted', version: 1 });
+    const detail = await get<Detail>(`/v1/trademarks/${added.id}`);
+    expect(detail).to.deep.include({ mark_text: 'Blue Falcon', application_number: 'MQ0000001', office_code: 'US', version: 1 });
+    expect(detail.status).to.include({ primary: 'pending', stage: 'filed' });
+    expect(detail.classifications.map((c) => c.nice_class)).to.deep.equal([9, 42]);
+    expect(detail.owners.map((o) => o.name)).to.deep.equal(['Falcon Labs, Inc.']);
+    const changes = await get<{ data: Array<{ version: number; change_type: string }> }>(`/v1/trademarks/${added.id}/changes`);
+    expect(changes.data.map((c) => [c.version, c.change_type])).to.deep.equal([[1, 'created']]);
+    expect(await feedOf(added.id)).to.deep.equal(['insert']);
+
+    const second = JSON.parse(
+      (await marque(dataDir, 'marks', 'add', '--mark-text', 'Red Heron', '--office', 'US', '--classes', '25', '--status', 'registered')).stdout,
+    ) as {
+      id: string;
+    };
+    expect(second.id).to.equal(catalogId('tm_', 'US', 'MQ0000002'));
+    expect((await get<Detail>(`/v1/trademarks/${second.id}`)).status).to.include({ primary: 'active', stage: 'registered' });
+  });
+
+  it('updates a mark: status, event and publication date in one new version with its change record', async () => {
+    const id = catalogId('tm_', 'US', 'MQ0000001');
+    const today = new Date().toISOString().slice(0, 10);
+    const updated = JSON.parse(
+      (await marque(dataDir, 'marks', 'update', id, '--status', 'registered', '--event', 'registered', '--publication-date', '2026-10-01')).stdout,
+    ) as { id: string; outcome: string; version: number };
+    expect(updated).to.deep.equal({ id, object: 'trademark', outcome: 'updated', version: 2 });
+    const detail = await get<Detail>(`/v1/trademarks/${id}`);
+    expect(detail).to.deep.include({ version: 2, publication_date: '2026-10-01', registration_date: today });
+    expect(detail.status).to.include({ primary: 'active', stage: 'registered' });
+    const changes = await get<{
+      data: Array<{ version: number; changed_fields: string[]; old_values: Record<string, unknown>; new_values: Record<string, unknown> }>;
+    }>(`/v1/trademarks/${id}/changes`);
+    expect(changes.data[0]).to.deep.include({
+      version: 2,
+      changed_fields: ['status_stage', 'status_primary', 'publication_date', 'registration_date', 'events'],
+      old_values: { status_stage: 'filed', status_primary: 'pending', publication_date: null, registration_date: null, events: [] },
+      new_values: {
+        status_stage: 'registered',
+        status_primary: 'active',
+        publication_date: '2026-10-01',
+        registration_date: today,
+        events: [{ event_type: 'registered', event_date: today, office_event_code: null }],
+      },
+    });
+    const history = await get<{ data: Array<{ event_type: string }> }>(`/v1/trademarks/${id}/history`);
+    expect(history.data.map((e) => e.event_type)).to.include.members(['registered', 'application_filed']);
+    expect(await feedOf(id)).to.deep.equal(['insert', 'replace']);
+
+    // The same status again changes nothing and writes nothing.
+    const again = JSON.parse((await marque(dataDir, 'marks', 'update', id, '--status', 'registered')).stdout) as { outcome: string; version: number };
+    expect(again).to.deep.include({ outcome: 'unchanged', version: 2 });
+    expect(await feedOf(id)).to.deep.equal(['insert', 'replace']);
+  });
+
+  it('updates a generated mark through the same path', async () => {
+    const generated = (await adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ 'status.primary': 'pending' }, { limit: 1 }))[0]!;
+    const updated = JSON.parse((await marque(dataDir, 'marks', 'update', generated._id, '--status', 'abandoned', '--event', 'abandoned')).stdout) as {
+      version: number;
+    };
+    expect(updated.version).to.equal(generated.version + 1);
+    const detail = await get<Detail>(`/v1/trademarks/${generated._id}`);
+    expect(detail.status).to.include({ primary: 'inactive', stage: 'abandoned' });
+  });
+
+  it('refuses bad marks arguments with exit code 2', async () => {
+    for (const args of [
+      ['marks', 'add', '--mark-text', 'X', '--office', 'US'],
+      ['marks', 'add', '--mark-text', 'X', '--office', 'ZZ', '--classes', '9'],
+      ['marks', 'add', '--mark-text', 'X', '--office', 'US', '--classes', '46'],
+      ['marks', 'add', '--mark-text', 'X', '--office', 'US', '--classes', '9', '--status', 'sleeping'],
+      ['marks', 'update', catalogId('tm_', 'US', 'MQ0000001'), '--event', 'no_such_event'],
+      ['marks', 'update', catalogId('tm_', 'US', 'NOPE')],
+      ['marks', 'update', 'own_abc', '--status', 'registered'],
+    ]) {
+      const error = await failing(dataDir, ...args);
+      expect(error.code, args.join(' ')).to.equal(2);
+      expect(error.stderr).to.contain('marque:');
+    }
+  });
+
+  it('ingests a USPTO file and prints the summary; a truncated one exits 1 naming file, line and column', async () => {
+    const summary = JSON.parse((await marque(dataDir, 'ingest', 'uspto', APPLICATIONS_SAMPLE)).stdout) as Record<string, unknown>;
+    expect(summary).to.deep.include({ format: 'uspto', records_read: 4, inserted: 4, error: null });
+    const detail = await get<Detail>(`/v1/trademarks/${catalogId('tm_', 'US', '98423838')}`);
+    expect(detail.mark_text).to.equal('THE ELLINGTON AT OVIEDO PARK');
+
+    const text = readFileSync(APPLICATIONS_SAMPLE, 'utf8');
+    const truncated = join(dataDir, 'apc-truncated.xml');
+    writeFileSync(truncated, text.slice(0, text.indexOf('<serial-number>98423838')));
+    const error = await failing(dataDir, 'ingest', 'uspto', truncated);
+    expect(error.code).to.equal(1);
+    expect(error.stderr).to.match(/marque: apc-truncated\.xml:\d+:\d+: /);
+    expect(JSON.parse(error.stdout)).to.deep.include({ records_read: 2, unchanged: 2 });
+
+    const dry = JSON.parse((await marque(dataDir, 'ingest', 'uspto', '--dry-run', APPLICATIONS_SAMPLE)).stdout) as Record<string, unknown>;
+    expect(dry).to.deep.include({ dry_run: true, records_read: 4, inserted: 0 });
+    expect((await failing(dataDir, 'ingest', 'epo', APPLICATIONS_SAMPLE)).code).to.equal(2);
+  });
+});

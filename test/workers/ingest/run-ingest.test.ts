@@ -1,0 +1,349 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { catalogId } from '../../../domain/ids';
+import { COLLECTIONS, type TrademarkDoc } from '../../../domain/records';
+import { runIngest, type IngestOptions, type IngestSummary } from '../../../workers/ingest/run-ingest';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { ok } from '../../support/http';
+import {
+  applicationsDocument,
+  APPLICATIONS_SAMPLE,
+  fixture,
+  sampleCaseFile,
+  withElementText,
+  withSerial,
+  writeRepeatedApplications,
+  writeZip,
+} from '../../support/uspto-samples';
+
+const DATA = join(__dirname, '..', '..', '..', 'data');
+const SERIALS = ['60146682', '98763166', '98423838', '85017257'];
+
+describe('workers/ingest/run-ingest: office files through the write path, seen over HTTP', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let dir: string;
+
+  const ingest = (format: IngestOptions['format'], paths: string[], extra: Partial<IngestOptions> = {}): Promise<IngestSummary> =>
+    runIngest(app.adapters.store, { format, paths, dataDir: DATA, dryRun: false, thread: false, ...extra });
+  /** Catalog writes (marks and parties) on the change feed since `position`; request logs aside. */
+  const catalogWritesSince = async (position: string | null) =>
+    (
+      await app.adapters.store.readChanges(position, 10_000, [
+        COLLECTIONS.trademarks,
+        COLLECTIONS.owners,
+        COLLECTIONS.attorneys,
+        COLLECTIONS.firms,
+        COLLECTIONS.entities,
+        COLLECTIONS.proceedings,
+      ])
+    ).events.length;
+  const mark = (serial: string) => app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({ _id: catalogId('tm_', 'US', serial) });
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  before(async () => {
+    app = await startTestApp({ marks: 200 });
+    dir = mkdtempSync(join(tmpdir(), 'marque-ingest-'));
+  });
+
+  after(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('USPTO daily applications', () => {
+    let first: IngestSummary;
+
+    before(async () => {
+      first = await ingest('uspto', [APPLICATIONS_SAMPLE]);
+      await app.indexer.catchUp();
+    });
+
+    it('loads every case-file of the sample and summarizes the run', () => {
+      expect(first).to.deep.include({ format: 'uspto', dry_run: false, records_read: 4, inserted: 4, updated: 0, unchanged: 0, rejected: 0, error: null });
+      expect(first.files).to.deep.equal([{ file: 'apc-sample-4-case-files.xml', status: 'loaded', records_read: 4, rejected: 0 }]);
+    });
+
+    it('changes nothing when the same file is loaded again', async () => {
+      const position = await app.adapters.store.latestPosition();
+      const again = await ingest('uspto', [APPLICATIONS_SAMPLE]);
+      expect(again).to.deep.include({ records_read: 4, inserted: 0, updated: 0, unchanged: 4 });
+      expect(await catalogWritesSince(position)).to.equal(0);
+      for (const serial of SERIALS) expect((await mark(serial))?.version).to.equal(1);
+    });
+
+    it('serves an ingested mark like any other: detail with parties, status and owner history', async () => {
+      const id = catalogId('tm_', 'US', '98423838');
+      const body = await ok<Record<string, unknown> & { owners: Array<{ name: string }>; attorneys: Array<Record<string, unknown>> }>(
+        await app.get(`/v1/trademarks/${id}`),
+      );
+      expect(body).to.deep.include({
+        id,
+        object: 'trademark',
+        mark_text: 'THE ELLINGTON AT OVIEDO PARK',
+        application_number: '98423838',
+        registration_number: '7463601',
+        office_code: 'US',
+        jurisdiction_code: 'US',
+        filing_date: '2024-02-27',
+        registration_date: '2024-07-30',
+        publication_date: '2024-05-14',
+        version: 1,
+        source_updated_at: '2024-09-14T00:00:00.000Z',
+      });
+      expect(body.status).to.deep.equal({
+        primary: 'active',
+        stage: 'registered',
+        reason: 'registration_in_force',
+        challenge_states: [],
+        office_status: { code: '700', description: 'REGISTERED' },
+      });
+      expect(body.owners.map((o) => o.name)).to.deep.equal(['Brand Properties, LLC']);
+      expect(body.attorneys).to.have.length(1);
+      expect(body.attorneys[0]).to.include({ name: 'Austin Padgett', firm_name: 'Troutman Pepper Hamilton Sanders LLP', country_code: 'US' });
+      expect((body.owner_history as Array<{ role: string }>).map((row) => row.role)).to.deep.equal(['applicant', 'owner_at_publication', 'registrant']);
+    });
+
+    it('serves its provenance, and with include=raw the raw case-file whose SHA-256 is the payload hash', async () => {
+      const id = catalogId('tm_', 'US', '85017257');
+      const source = await ok<Record<string, unknown>>(await app.get(`/v1/trademarks/${id}/source`));
+      expect(source).to.include({
+        object: 'trademark_source',
+        trademark_id: id,
+        office_code: 'US',
+        source_format: 'xml_dtd',
+        source_response_type: 'bulk_daily',
+        source_locator: 'apc-sample-4-case-files.xml#4',
+        source_data_date: '2024-09-14',
+      });
+      expect(source).to.not.have.property('raw_record');
+      const withRaw = await ok<{ raw_record: string; payload_hash: string }>(await app.get(`/v1/trademarks/${id}/source?include=raw`));
+      expect(withRaw.raw_record).to.equal(sampleCaseFile('85017257'));
+      expect(withRaw.payload_hash).to.equal(`sha256:${createHash('sha256').update(withRaw.raw_record, 'utf8').digest('hex')}`);
+    });
+
+    it('serves its prosecution history in (date, number) order with the office codes, and its change record', async () => {
+      const id = catalogId('tm_', 'US', '98423838');
+      const history = await ok<{ data: Array<{ event_type: string; office_event_code: string; event_date: string; category: string | null }> }>(
+        await app.get(`/v1/trademarks/${id}/history?sort=event_date&limit=5`),
+      );
+      expect(history.data.map((e) => [e.event_date, e.office_event_code, e.event_type])).to.deep.equal([
+        ['2024-02-27', 'NWAP', 'application_filed'],
+        ['2024-02-27', 'NWOS', 'application_data_entered'],
+        ['2024-04-02', 'DOCK', 'assigned_to_examiner'],
+        ['2024-04-09', 'CNEA', 'office_event'],
+        ['2024-04-09', 'GNEA', 'office_event'],
+      ]);
+      expect(history.data[3]?.category).to.equal('other');
+      const changes = await ok<{ data: Array<{ version: number; change_type: string; source_data_date: string }> }>(
+        await app.get(`/v1/trademarks/${id}/changes`),
+      );
+      expect(changes.data.map((c) => [c.version, c.change_type, c.source_data_date])).to.deep.equal([[1, 'created', '2024-09-14']]);
+    });
+
+    it('finds ingested marks by search once the indexer has followed the change feed', async () => {
+      const body = await ok<{ data: Array<{ id: string; owners: Array<{ name: string }> }> }>(
+        await app.get('/v1/trademarks?office=US&application_number=98763166'),
+      );
+      expect(body.data.map((row) => row.id)).to.deep.equal([catalogId('tm_', 'US', '98763166')]);
+      expect(body.data[0]?.owners.map((o) => o.name)).to.deep.equal(['Nguyen Quang Huy']);
+      const byText = await ok<{ data: Array<{ id: string }> }>(await app.get('/v1/trademarks?q=MACHINE-PISTOL&offices=US'));
+      expect(byText.data.map((row) => row.id)).to.include(catalogId('tm_', 'US', '60146682'));
+    });
+  });
+
+  it('loads the ST.96 samples as marks like any other', async () => {
+    const summary = await ingest('st96', [fixture('st96', 'uspto-tsdr-st96-rn2178784.xml'), fixture('st96', 'uspto-tsdr-st96-sn87881347.xml')]);
+    expect(summary).to.deep.include({ format: 'st96', records_read: 2, inserted: 2, rejected: 0, error: null });
+    const body = await ok<{ mark_text: string; registration_number: string; owners: Array<{ name: string }>; owner_history: Array<{ name: string }> }>(
+      await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '74631225')}`),
+    );
+    expect(body).to.include({ mark_text: 'JAVA', registration_number: '2178784' });
+    expect(body.owners.map((o) => o.name)).to.deep.equal(['Oracle America, Inc.']);
+    expect(body.owner_history.map((row) => row.name)).to.deep.equal([
+      'Sun Microsystems, Inc.',
+      'Sun Microsystems, Inc.',
+      'Sun Microsystems, Inc.',
+      'Oracle America, Inc.',
+    ]);
+    const source = await ok<{ source_format: string; source_data_date: string }>(await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '87881347')}/source`));
+    expect(source).to.include({ source_format: 'xml_st96', source_data_date: '2018-08-27' });
+  });
+
+  it('reads files in the order given: an older file after a newer one changes nothing', async () => {
+    const newer = write('apc-newer.xml', applicationsDocument([withSerial(sampleCaseFile('98763166'), '97000001')]));
+    const older = write(
+      'apc-older.xml',
+      applicationsDocument([
+        withElementText(withElementText(withSerial(sampleCaseFile('98763166'), '97000001'), 'transaction-date', '20240901'), 'status-code', '602'),
+      ]),
+    );
+    const summary = await ingest('uspto', [newer, older]);
+    expect(summary).to.deep.include({ records_read: 2, inserted: 1, skipped_older: 1 });
+    expect((await mark('97000001'))?.status.office_status?.code).to.equal('630');
+  });
+
+  it('rejects an invalid record with its serial number and reason while the rest load', async () => {
+    const bad = withElementText(withSerial(sampleCaseFile('98763166'), '97000011'), 'filing-date', '20240231');
+    const path = write(
+      'apc-invalid.xml',
+      applicationsDocument([withSerial(sampleCaseFile('98763166'), '97000010'), bad, withSerial(sampleCaseFile('85017257'), '97000012')]),
+    );
+    const summary = await ingest('uspto', [path]);
+    expect(summary).to.deep.include({ records_read: 3, inserted: 2, rejected: 1, error: null });
+    expect(summary.rejections).to.deep.equal([
+      { document: 'apc-invalid.xml', record: 2, key: '97000011', reason: "case-file-header/filing-date '20240231' is not a calendar date" },
+    ]);
+    expect(await mark('97000011')).to.equal(null);
+  });
+
+  it('stops at a truncated file naming the line and column, with every complete record before it committed whole', async () => {
+    const full = join(dir, 'apc-full.xml');
+    await writeRepeatedApplications(full, { firstSerial: 96000000, records: 40 });
+    const text = readFileSync(full, 'utf8');
+    const cut = text.slice(0, Math.floor(text.length * 0.6));
+    const path = write('apc-truncated.xml', cut);
+    const complete = cut.split('</case-file>').length - 1;
+    const summary = await ingest('uspto', [path], { batchSize: 7 });
+    expect(summary.error).to.not.equal(null);
+    expect(summary.error!.file).to.equal('apc-truncated.xml');
+    expect(summary.error!.line).to.equal(cut.split('\n').length);
+    expect(summary.error!.message).to.match(/^apc-truncated\.xml:\d+:\d+: /);
+    expect(summary.files).to.deep.equal([{ file: 'apc-truncated.xml', status: 'failed', records_read: complete, rejected: 0 }]);
+    expect(summary.inserted).to.equal(complete);
+    const stored = await app.adapters.store
+      .collection<TrademarkDoc>(COLLECTIONS.trademarks)
+      .find({ application_number: { $gte: '96000000', $lt: '97000000' } });
+    expect(stored).to.have.length(complete);
+    // Each committed mark is whole: its version, change record and source observation.
+    const changes = await app.adapters.store.collection(COLLECTIONS.trademarkChanges).countDocuments({ trademark_id: { $in: stored.map((doc) => doc._id) } });
+    const sources = await app.adapters.store.collection(COLLECTIONS.trademarkSources).countDocuments({ trademark_id: { $in: stored.map((doc) => doc._id) } });
+    expect([changes, sources]).to.deep.equal([complete, complete]);
+  });
+
+  it('never resolves external entities: a file declaring one stops with the entity error and nothing of the target is read', async () => {
+    // The sample's own internal DTD subset, with an external entity added, used in a mark text.
+    const document = applicationsDocument([withElementText(withSerial(sampleCaseFile('98763166'), '97000020'), 'mark-identification', '&secret;')]);
+    const path = write('apc-xxe.xml', document.replace(']>', '<!ENTITY secret SYSTEM "file:///etc/hostname">\n]>'));
+    const summary = await ingest('uspto', [path]);
+    expect(summary.error?.message).to.match(/^apc-xxe\.xml:\d+:\d+: undefined entity/);
+    expect(await mark('97000020')).to.equal(null);
+  });
+
+  it('reads a 10-record zip as a stream in a parse thread, locating each record in its entry', async () => {
+    const caseFiles = Array.from({ length: 10 }, (_, i) => withSerial(sampleCaseFile(SERIALS[i % 4]!), String(95000000 + i)));
+    const path = join(dir, 'apc250101.zip');
+    await writeZip(path, [{ name: 'apc250101.xml', content: applicationsDocument(caseFiles) }]);
+    const summary = await ingest('uspto', [path], { thread: true });
+    expect(summary).to.deep.include({ records_read: 10, inserted: 10, error: null });
+    expect(summary.files).to.deep.equal([{ file: 'apc250101.zip!apc250101.xml', status: 'loaded', records_read: 10, rejected: 0 }]);
+    const source = await ok<{ source_locator: string }>(await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '95000006')}/source`));
+    expect(source.source_locator).to.equal('apc250101.zip!apc250101.xml#7');
+  });
+
+  it('parses and validates without writing on a dry run', async () => {
+    const position = await app.adapters.store.latestPosition();
+    const path = write('apc-dry.xml', applicationsDocument([withSerial(sampleCaseFile('98423838'), '97000030')]));
+    const summary = await runIngest(null, { format: 'uspto', paths: [path], dataDir: DATA, dryRun: true, thread: false });
+    expect(summary).to.deep.include({ dry_run: true, records_read: 1, inserted: 0, rejected: 0, error: null });
+    expect(await catalogWritesSince(position)).to.equal(0);
+    expect(await mark('97000030')).to.equal(null);
+  });
+
+  describe('assignments and TTAB proceedings, joined to their marks by serial number', () => {
+    before(async () => {
+      // The marks the sample assignments and proceeding name, built from real case-files with their serials.
+      const targets = ['71614627', '71600001', '71231446', '79412016'].map((serial, i) => withSerial(sampleCaseFile(SERIALS[i]!), serial));
+      await ingest('uspto', [write('apc-targets.xml', applicationsDocument(targets))]);
+    });
+
+    it('records assignments as owner history and events, never as the current owner', async () => {
+      const ownersBefore = (await mark('71614627'))!.owner_ids;
+      const summary = await ingest('uspto-assignments', [
+        fixture('uspto', 'assignments-sample-2-entries.xml'),
+        fixture('uspto', 'assignments-sample-historical-shape.xml'),
+      ]);
+      expect(summary).to.deep.include({ records_read: 3, updated: 3, not_found: 0, rejected: 0 });
+      const id = catalogId('tm_', 'US', '71614627');
+      const body = await ok<{ owners: Array<{ id: string }>; owner_history: Array<Record<string, unknown>>; version: number }>(
+        await app.get(`/v1/trademarks/${id}`),
+      );
+      expect(body.owners.map((o) => o.id)).to.deep.equal(ownersBefore);
+      expect(body.version).to.equal(2);
+      expect(body.owner_history.filter((row) => row.source === 'assignment')).to.deep.equal([
+        {
+          owner_id: body.owner_history.find((row) => row.role === 'assignor')!.owner_id,
+          name: 'JENSEN, PETER A/S',
+          role: 'assignor',
+          source: 'assignment',
+          office_party_type: null,
+          recorded_date: '1955-01-05',
+          reference: '1/0058',
+          conveyance: 'ASSIGNS THE ENTIRE INTEREST AND THE GOODWILL',
+        },
+        {
+          owner_id: body.owner_history.find((row) => row.role === 'assignee')!.owner_id,
+          name: 'MERCHANTS TRADING CO.INC.',
+          role: 'assignee',
+          source: 'assignment',
+          office_party_type: null,
+          recorded_date: '1955-01-05',
+          reference: '1/0058',
+          conveyance: 'ASSIGNS THE ENTIRE INTEREST AND THE GOODWILL',
+        },
+      ]);
+      const history = await ok<{ data: Array<{ event_type: string; event_date: string; description: string }> }>(
+        await app.get(`/v1/trademarks/${id}/history?event_type=assignment_recorded`),
+      );
+      expect(history.data).to.deep.equal([
+        {
+          ...history.data[0],
+          event_type: 'assignment_recorded',
+          event_date: '1955-01-05',
+          description: 'ASSIGNS THE ENTIRE INTEREST AND THE GOODWILL (reel/frame 1/0058)',
+        },
+      ]);
+      // "CHANGE OF NAME 19530513" (reel/frame 1/0001) is a change of the owner's details.
+      const renamed = await ok<{ data: Array<{ event_date: string }> }>(
+        await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '71231446')}/history?event_type=owner_details_changed`),
+      );
+      expect(renamed.data.map((e) => e.event_date)).to.deep.equal(['1955-01-03']);
+      expect((await ingest('uspto-assignments', [fixture('uspto', 'assignments-sample-2-entries.xml')])).unchanged).to.equal(2);
+    });
+
+    it('stores a TTAB proceeding with its parties, joined to its mark, and served by the proceedings routes', async () => {
+      const summary = await ingest('uspto-ttab', [fixture('uspto', 'ttab-daily-sample-1-proceeding.xml')]);
+      expect(summary).to.deep.include({ records_read: 1, updated: 1, not_found: 0, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
+      await app.indexer.catchUp();
+      const id = catalogId('tm_', 'US', '79412016');
+      const list = await ok<{ data: Array<Record<string, unknown> & { parties: Array<Record<string, unknown>> }> }>(
+        await app.get(`/v1/trademarks/${id}/proceedings`),
+      );
+      expect(list.data).to.have.length(1);
+      expect(list.data[0]).to.deep.include({
+        id: catalogId('prc_', 'US', '79412016'),
+        proceeding_type: 'appeal',
+        proceeding_number: '79412016',
+        status: 'pending',
+        filed_date: '2026-04-14',
+        decision_date: null,
+      });
+      expect(list.data[0]!.parties.map((p) => [p.name, p.role])).to.deep.equal([['Octopus Energy Group Limited', 'other']]);
+      const detail = await ok<{ has_proceedings: boolean; version: number }>(await app.get(`/v1/trademarks/${id}`));
+      expect(detail).to.include({ has_proceedings: true, version: 2 });
+      const history = await ok<{ data: Array<{ event_type: string; event_date: string }> }>(
+        await app.get(`/v1/trademarks/${id}/history?event_type=appeal_filed`),
+      );
+      expect(history.data.map((e) => e.event_date)).to.deep.equal(['2026-04-14']);
+      const again = await ingest('uspto-ttab', [fixture('uspto', 'ttab-daily-sample-1-proceeding.xml')]);
+      expect(again.proceedings).to.deep.equal({ inserted: 0, updated: 0, unchanged: 1 });
+    });
+  });
+});

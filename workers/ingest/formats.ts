@@ -1,0 +1,67 @@
+/**
+ * The bulk formats `marque ingest` reads: for each, the element that is one record and the
+ * mapping of a record to what the write path takes. A record that cannot be loaded throws
+ * RecordRejection; `keyOf` names it in the summary (serial number, reel/frame, proceeding number).
+ */
+import { join } from 'node:path';
+import type { MarkInput } from './mark-input';
+import { ASSIGNMENT_ENTRY, mapAssignmentEntry, type AssignmentRecord } from './uspto/assignments';
+import { CASE_FILE, mapCaseFile } from './uspto/applications';
+import { readUsptoCodeTables } from './uspto/code-tables';
+import { UsptoEventTypes } from './uspto/events';
+import { mapProceedingEntry, PROCEEDING_ENTRY, type ProceedingRecord } from './uspto/ttab';
+import { mapSt96Trademark, ST96_TRADEMARK } from './st96/trademarks';
+import { textAt, type XmlElement } from './xml/element';
+import type { XmlRecord } from './xml/record-reader';
+
+export const INGEST_FORMATS = ['uspto', 'uspto-assignments', 'uspto-ttab', 'st96'] as const;
+export type IngestFormat = (typeof INGEST_FORMATS)[number];
+
+export type ParsedItem =
+  { kind: 'mark'; mark: MarkInput } | { kind: 'assignment'; assignment: AssignmentRecord } | { kind: 'proceeding'; proceeding: ProceedingRecord };
+
+export interface FormatReader {
+  /** Local name of the record element. */
+  recordName: string;
+  keyOf(element: XmlElement): string | null;
+  /** `document` is the document's locator (file, or zip!entry). */
+  map(record: XmlRecord, document: string): ParsedItem;
+}
+
+/** `dataDir`: the project's data/ directory (the code tables live in data/uspto). */
+export function formatReader(format: IngestFormat, dataDir: string): FormatReader {
+  switch (format) {
+    case 'uspto':
+    case 'st96': {
+      const tables = readUsptoCodeTables(join(dataDir, 'uspto'));
+      const context = { tables, events: new UsptoEventTypes(tables) };
+      return format === 'uspto'
+        ? {
+            recordName: CASE_FILE,
+            keyOf: (e) => textAt(e, 'serial-number'),
+            map: (record, document) => ({ kind: 'mark', mark: mapCaseFile(record, document, context) }),
+          }
+        : {
+            recordName: ST96_TRADEMARK,
+            keyOf: (e) => textAt(e, 'ApplicationNumber/ApplicationNumberText') ?? textAt(e, 'ApplicationNumber/ST13ApplicationNumber'),
+            map: (record, document) => ({ kind: 'mark', mark: mapSt96Trademark(record, document, context) }),
+          };
+    }
+    case 'uspto-assignments':
+      return {
+        recordName: ASSIGNMENT_ENTRY,
+        keyOf: (e) => {
+          const reel = textAt(e, 'assignment/reel-no');
+          const frame = textAt(e, 'assignment/frame-no');
+          return reel === null || frame === null ? null : `${reel}/${frame}`;
+        },
+        map: (record, document) => ({ kind: 'assignment', assignment: mapAssignmentEntry(record, document) }),
+      };
+    case 'uspto-ttab':
+      return {
+        recordName: PROCEEDING_ENTRY,
+        keyOf: (e) => textAt(e, 'number'),
+        map: (record) => ({ kind: 'proceeding', proceeding: mapProceedingEntry(record) }),
+      };
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Runs the parse pipeline (parse-pipeline.ts) in a worker thread, so parsing and mapping (XML,
+ * hashing, gzip) use one core while the calling thread writes to the store on another. The thread
+ * keeps at most MAX_BATCHES_IN_FLIGHT batches ahead of the writer; the caller acknowledges each
+ * batch by asking for the next one. A parse failure (malformed or truncated XML, an unreadable
+ * file) ends the iteration with that error, after every batch read before it.
+ *
+ * The thread's heap is capped (256 MB old generation, room for the largest real case-file, about
+ * 11 MB of XML) so that V8 collects garbage instead of growing: the resident size of an ingestion
+ * stays flat however large the file.
+ *
+ * Main side: `parseInThread`; thread side: this module run as a worker (isMainThread false).
+ */
+import { extname } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { parseDocuments, type ParseEvent, type ParseRequest } from './parse-pipeline';
+import { InputFileError } from './xml/documents';
+import { XmlFormatError } from './xml/record-reader';
+
+const MAX_BATCHES_IN_FLIGHT = 3;
+
+type FromThread = { kind: 'event'; event: ParseEvent } | { kind: 'done' } | { kind: 'failed'; error: SerializedError };
+
+interface SerializedError {
+  name: string;
+  message: string;
+  xml?: { file: string; line: number; column: number; reason: string };
+}
+
+function serialize(error: unknown): SerializedError {
+  if (error instanceof XmlFormatError)
+    return { name: error.name, message: error.message, xml: { file: error.file, line: error.line, column: error.column, reason: error.reason } };
+  if (error instanceof Error) return { name: error.name, message: error.name === 'InputFileError' ? error.message : (error.stack ?? error.message) };
+  return { name: 'Error', message: String(error) };
+}
+
+function revive(error: SerializedError): Error {
+  if (error.xml) return new XmlFormatError(error.xml.file, error.xml.line, error.xml.column, error.xml.reason);
+  if (error.name === 'InputFileError') return new InputFileError(error.message);
+  return new Error(error.message);
+}
+
+/** The parse events of `request`, parsed in a worker thread. */
+export async function* parseInThread(request: ParseRequest): AsyncGenerator<ParseEvent> {
+  const fromSource = extname(__filename) === '.ts';
+  const worker = new Worker(__filename, {
+    workerData: request,
+    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
+    execArgv: fromSource ? [...process.execArgv, '-r', 'ts-node/register/transpile-only'] : process.execArgv,
+  });
+  const queue: FromThread[] = [];
+  let wake: (() => void) | null = null;
+  const deliver = (message: FromThread) => {
+    queue.push(message);
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', deliver);
+  worker.on('error', (error) => deliver({ kind: 'failed', error: serialize(error) }));
+  worker.on('exit', (code) =>
+    deliver(code === 0 ? { kind: 'done' } : { kind: 'failed', error: { name: 'Error', message: `parse thread exited with code ${code}` } }),
+  );
+  try {
+    for (;;) {
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const message = queue.shift()!;
+      if (message.kind === 'done') return;
+      if (message.kind === 'failed') throw revive(message.error);
+      yield message.event;
+      if (message.event.kind === 'batch') worker.postMessage('ack');
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+function runThread(port: NonNullable<typeof parentPort>, request: ParseRequest): void {
+  let inFlight = 0;
+  let credit: (() => void) | null = null;
+  port.on('message', () => {
+    inFlight--;
+    credit?.();
+    credit = null;
+  });
+  parseDocuments(request, async (event) => {
+    port.postMessage({ kind: 'event', event } satisfies FromThread);
+    if (event.kind !== 'batch') return;
+    inFlight++;
+    while (inFlight >= MAX_BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (credit = resolve));
+  }).then(
+    () => {
+      port.postMessage({ kind: 'done' } satisfies FromThread);
+      port.close();
+    },
+    (error: unknown) => {
+      port.postMessage({ kind: 'failed', error: serialize(error) } satisfies FromThread);
+      port.close();
+    },
+  );
+}
+
+if (!isMainThread && parentPort) runThread(parentPort, workerData as ParseRequest);

@@ -1,0 +1,141 @@
+/**
+ * The XML documents named on an ingest command line, in the order given: an `.xml` file; every
+ * `.xml` entry of a `.zip`, in the archive's order, streamed straight out of it (yauzl; nothing is
+ * unpacked to disk); a directory's `.xml` and `.zip` files by name (USPTO names such as
+ * apc240914.zip sort by date). Each document is decoded by its own declaration (UTF-8 unless a
+ * byte-order mark or `encoding="…"` says otherwise); bytes that are not valid in that encoding
+ * stop the file.
+ */
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+
+export class InputFileError extends Error {
+  override readonly name = 'InputFileError';
+}
+
+export interface XmlDocument {
+  /** Locator of the document: `apc240914.xml`, or `apc240914.zip!apc240914.xml` for a zip entry. */
+  name: string;
+  /** Bytes it contributes to progress: the file's size, or the entry's uncompressed size. */
+  size: number;
+  open(): Promise<Readable>;
+}
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, zip) =>
+      error ? reject(new InputFileError(`${path}: not a readable zip archive (${error.message})`)) : resolve(zip),
+    ),
+  );
+}
+
+/** Calls `visit` for each entry of the archive, in order. */
+async function eachEntry(zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => boolean | void): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => (visit(entry) === false ? resolve() : zip.readEntry()));
+    zip.on('end', () => resolve());
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+}
+
+const isXmlEntry = (entry: yauzl.Entry) => !entry.fileName.endsWith('/') && extname(entry.fileName).toLowerCase() === '.xml';
+
+async function zipDocuments(path: string): Promise<XmlDocument[]> {
+  const zip = await openZip(path);
+  const entries: Array<{ fileName: string; size: number }> = [];
+  try {
+    await eachEntry(zip, (entry) => {
+      if (isXmlEntry(entry)) entries.push({ fileName: entry.fileName, size: entry.uncompressedSize });
+    });
+  } finally {
+    zip.close();
+  }
+  return entries.map(({ fileName, size }) => ({
+    name: `${basename(path)}!${fileName}`,
+    size,
+    open: async () => {
+      const archive = await openZip(path);
+      let found: yauzl.Entry | null = null;
+      await eachEntry(archive, (entry) => {
+        if (entry.fileName !== fileName) return true;
+        found = entry;
+        return false;
+      });
+      const entry = found as yauzl.Entry | null;
+      if (entry === null) throw new InputFileError(`${path}: entry ${fileName} disappeared`);
+      const stream = await new Promise<Readable>((resolve, reject) => archive.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))));
+      stream.once('close', () => archive.close());
+      return stream;
+    },
+  }));
+}
+
+function fileDocument(path: string): XmlDocument {
+  return { name: basename(path), size: statSync(path).size, open: async () => createReadStream(path, { highWaterMark: 256 * 1024 }) };
+}
+
+async function documentsOf(path: string): Promise<XmlDocument[]> {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new InputFileError(`${path}: no such file or directory`);
+  }
+  if (stat.isDirectory()) {
+    const names = readdirSync(path)
+      .filter((name) => ['.xml', '.zip'].includes(extname(name).toLowerCase()))
+      .sort();
+    return (await Promise.all(names.map((name) => documentsOf(join(path, name))))).flat();
+  }
+  const extension = extname(path).toLowerCase();
+  if (extension === '.zip') return zipDocuments(path);
+  if (extension === '.xml') return [fileDocument(path)];
+  throw new InputFileError(`${path}: not an .xml or .zip file`);
+}
+
+export async function xmlDocuments(paths: readonly string[]): Promise<XmlDocument[]> {
+  const documents: XmlDocument[] = [];
+  for (const path of paths) documents.push(...(await documentsOf(path)));
+  return documents;
+}
+
+/** The encoding a document declares (byte-order mark, then `encoding="…"`), UTF-8 by default. */
+export function declaredEncoding(head: Uint8Array): string {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  const declaration = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(Buffer.from(head.subarray(0, 200)).toString('latin1'));
+  return declaration?.[1]?.toLowerCase() ?? 'utf-8';
+}
+
+/** The document's text, decoded chunk by chunk; `onBytes` hears every chunk's size as it is read. */
+export async function* decodedText(document: XmlDocument, stream: Readable, onBytes: (bytes: number) => void): AsyncGenerator<string> {
+  let decoder: TextDecoder | null = null;
+  let offset = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (decoder === null) {
+      const encoding = declaredEncoding(chunk);
+      try {
+        decoder = new TextDecoder(encoding, { fatal: true });
+      } catch {
+        throw new InputFileError(`${document.name}: unsupported encoding ${encoding}`);
+      }
+    }
+    try {
+      yield decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new InputFileError(`${document.name}: bytes that are not ${decoder.encoding} within bytes ${offset}–${offset + chunk.length}`);
+    }
+    offset += chunk.length;
+    onBytes(chunk.length);
+  }
+  try {
+    const rest = decoder?.decode() ?? '';
+    if (rest !== '') yield rest;
+  } catch {
+    throw new InputFileError(`${document.name}: ends inside a ${decoder?.encoding ?? 'utf-8'} character (truncated)`);
+  }
+}
