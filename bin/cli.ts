@@ -63,11 +63,12 @@ async function serve(config: Config): Promise<void> {
   }
   const server = await createServer(adapters, cursorSecret(config), { log: (message, error) => err(`${message}: ${String(error)}`) });
   const address = await server.app.listen({ host: config.host, port: config.port });
-  log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
+  // The handlers go in before the serving line: whoever reads that line may signal at once.
   onStopSignals(log, async () => {
     await server.shutdown({ drainMs: config.drainMs, timeoutMs: config.shutdownTimeoutMs });
     await closeAdapters(adapters);
   });
+  log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
 }
 
 /**
@@ -100,11 +101,11 @@ async function runIndexerWorker(config: Config): Promise<void> {
   const indexer = new SearchIndexer(adapters.store, adapters.search);
   await indexer.ensureIndexes();
   indexer.start();
-  err('marque: indexer running; Ctrl-C to stop');
   onStopSignals(err, async () => {
     await indexer.stop();
     await closeAdapters(adapters);
   });
+  err('marque: indexer running; Ctrl-C to stop');
 }
 
 async function seed(config: Config, args: string[]): Promise<void> {
