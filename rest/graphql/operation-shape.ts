@@ -55,7 +55,10 @@ export function rootFieldNames(document: DocumentNode, operation: OperationDefin
     .filter((name) => name !== '__typename');
 }
 
-/** How many rows a field can return: its `limit` (argument, variable or default), the length of its `ids`, or 1. */
+/**
+ * How many rows a field can return: its `limit` (argument, variable or default), the length of its
+ * `ids` or `items` (a batch answers one row per item), or 1.
+ */
 function multiplier(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Readonly<Record<string, unknown>>): number {
   const argument = (name: string): unknown => {
     const definition = field.args.find((arg) => arg.name === name);
@@ -66,8 +69,8 @@ function multiplier(field: GraphQLField<unknown, unknown>, node: FieldNode, vari
   };
   const limit = argument('limit');
   if (field.args.some((arg) => arg.name === 'limit')) return typeof limit === 'number' && limit > 0 ? limit : DEFAULT_PAGE;
-  const ids = argument('ids');
-  return Array.isArray(ids) ? Math.max(1, ids.length) : 1;
+  const list = argument('ids') ?? argument('items');
+  return Array.isArray(list) ? Math.max(1, list.length) : 1;
 }
 
 /**

@@ -148,6 +148,16 @@ describe('/graphql: one guarded path', function () {
     expect((await graphql(app, { query: `{ ${page} }` })).status).to.equal(200);
   });
 
+  it('counts the items of a batch in the cost: aliases cannot multiply the REST batch limit', async () => {
+    const items = Array.from({ length: 1000 }, () => ({ jurisdiction: 'US', registration_date: '2015-03-01' }));
+    const compute = 'computeDeadlines(items: $items) { data { deadlines { type due_date } } }';
+    // One computation costs 1 + 1,000 × (1 + 1 × (1 + 2)) = 4,001; three of them 12,003.
+    const three = `query ($items: [DeadlineItemInput!]!) { ${[1, 2, 3].map((i) => `c${i}: ${compute}`).join(' ')} }`;
+    const error = refusal(await graphql(app, { query: three, variables: { items } }), 400, 'validation_error');
+    expect(error.extensions.detail).to.match(new RegExp(`^query: costs 12003 units, more than the ${MAX_COST}`));
+    expect((await graphql(app, { query: `query ($items: [DeadlineItemInput!]!) { ${compute} }`, variables: { items } })).status).to.equal(200);
+  });
+
   it('keeps graphql-yoga statuses in the catalog shape: batches 400, mutations over GET 405, unknown fields 400', async () => {
     expect(refusal(await graphql(app, [{ query: '{ ping }' }, { query: '{ ping }' }]), 400, 'validation_error').extensions.detail).to.contain('Batching');
     refusal(await graphql(app, { query: 'mutation { revokeApiKey(id: "key_x") { id } }' }, app.keys.full, { method: 'GET' }), 405, 'method_not_allowed');
