@@ -14,6 +14,7 @@ import { transitionFeedback } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
 import { SearchIndexer } from '../workers/indexer';
+import { WatchEvaluator } from '../workers/watches/evaluator';
 import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
 import { closeAdapters, createServer, cursorSecret, openAdapters } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
@@ -26,6 +27,7 @@ const USAGE = `Usage: marque <command> [options]
 
   serve                                   run the API (and its workers) on HOST:PORT
   worker indexer                          run the search indexer alone
+  worker watches                          run the watch evaluator alone (serve runs it too)
   seed --marks N [--seed S]               fill an empty store with N generated marks and index them
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)
   keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
@@ -61,7 +63,10 @@ async function serve(config: Config): Promise<void> {
     const secret = await createDemoAccount(adapters.store, config.dataDir);
     process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, 'demo-key.txt')}):\n\n  ${secret}\n\n`);
   }
-  const server = await createServer(adapters, cursorSecret(config), { log: (message, error) => err(`${message}: ${String(error)}`) });
+  const server = await createServer(adapters, cursorSecret(config), {
+    log: (message, error) => err(`${message}: ${String(error)}`),
+    previewBudgetMs: config.previewBudgetMs,
+  });
   const address = await server.app.listen({ host: config.host, port: config.port });
   // The handlers go in before the serving line: whoever reads that line may signal at once.
   onStopSignals(log, async () => {
@@ -96,16 +101,26 @@ function onStopSignals(log: (line: string) => void, stop: () => Promise<void>): 
   process.on('SIGTERM', onSignal);
 }
 
-async function runIndexerWorker(config: Config): Promise<void> {
+/** `marque worker indexer|watches`: one change-feed worker alone, resuming from its checkpoint. */
+async function runWorker(config: Config, name: string | undefined): Promise<void> {
+  if (name !== 'indexer' && name !== 'watches') throw new UsageError('worker supports: indexer, watches');
   const adapters = await openAdapters(config);
-  const indexer = new SearchIndexer(adapters.store, adapters.search);
-  await indexer.ensureIndexes();
-  indexer.start();
+  let worker: { start(): void; stop(): Promise<void> };
+  if (name === 'indexer') {
+    const indexer = new SearchIndexer(adapters.store, adapters.search);
+    await indexer.ensureIndexes();
+    worker = indexer;
+  } else {
+    const evaluator = new WatchEvaluator(adapters.store, adapters.search);
+    await evaluator.initialize();
+    worker = evaluator;
+  }
+  worker.start();
   onStopSignals(err, async () => {
-    await indexer.stop();
+    await worker.stop();
     await closeAdapters(adapters);
   });
-  err('marque: indexer running; Ctrl-C to stop');
+  err(`marque: ${name} worker running; Ctrl-C to stop`);
 }
 
 async function seed(config: Config, args: string[]): Promise<void> {
@@ -207,8 +222,7 @@ export async function main(argv: string[]): Promise<void> {
       case 'serve':
         return await serve(config);
       case 'worker':
-        if (args[0] !== 'indexer') throw new UsageError('worker supports: indexer');
-        return await runIndexerWorker(config);
+        return await runWorker(config, args[0]);
       case 'seed':
         return await seed(config, args);
       case 'orgs':

@@ -23,6 +23,7 @@ import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
 import { Retention } from '../workers/retention';
+import { WatchEvaluator } from '../workers/watches/evaluator';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import type { Config } from './config';
 
@@ -33,7 +34,18 @@ export interface Adapters {
 }
 
 /** Collections whose writes feed the change stream (high-volume internal ones stay out). */
-const FEED_COLLECTIONS = [COLLECTIONS.trademarks, COLLECTIONS.owners, COLLECTIONS.attorneys, COLLECTIONS.firms, COLLECTIONS.entities, COLLECTIONS.proceedings];
+const FEED_COLLECTIONS = [
+  COLLECTIONS.trademarks,
+  // Every version of a mark, with what changed: the watch evaluator reads these.
+  COLLECTIONS.trademarkChanges,
+  COLLECTIONS.owners,
+  COLLECTIONS.attorneys,
+  COLLECTIONS.firms,
+  COLLECTIONS.entities,
+  COLLECTIONS.proceedings,
+  // The organizations' event logs: webhooks and the alertCreated subscription follow them.
+  COLLECTIONS.events,
+];
 
 export interface OpenOptions {
   /** The embedded store's WAL checkpoint interval in pages (long write bursts: see EmbeddedDocumentStoreOptions). */
@@ -96,6 +108,8 @@ export interface Server {
   requestLog: RequestLogWriter;
   /** Deletes what is kept only for a while (request logs, idempotency receipts, the read change feed). */
   retention: Retention;
+  /** Turns new trademark versions into alerts (in-process unless runWorkers is false). */
+  watchEvaluator: WatchEvaluator;
   /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
   close(): Promise<void>;
   /**
@@ -116,15 +130,26 @@ export interface ServerOptions {
   now?: () => Date;
   /** Run the indexer in-process (default true). */
   runIndexer?: boolean;
-  /** Run the periodic workers in-process (retention; default true). */
+  /** Run the workers in-process (watch evaluator, retention; default true). */
   runWorkers?: boolean;
   version?: string;
   log?: (message: string, error?: unknown) => void;
+  /** Time budget of one watch preview (default 20 s). */
+  previewBudgetMs?: number;
 }
+
+const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
 
 export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
   const now = options.now ?? (() => new Date());
-  const services: Services = { store: adapters.store, search: adapters.search, kv: adapters.kv, cursors: new CursorCodec(secret, () => now().getTime()), now };
+  const services: Services = {
+    store: adapters.store,
+    search: adapters.search,
+    kv: adapters.kv,
+    cursors: new CursorCodec(secret, () => now().getTime()),
+    now,
+    previewBudgetMs: options.previewBudgetMs ?? DEFAULT_PREVIEW_BUDGET_MS,
+  };
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
   await indexer.ensureIndexes();
   void warmRuleCalendars(now());
@@ -153,8 +178,13 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     () => new Date(),
     (error) => (options.log ?? console.error)('retention failed', error),
   );
-  if (options.runWorkers ?? true) retention.start();
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const watchEvaluator = new WatchEvaluator(adapters.store, adapters.search, now, (error) => log('watch evaluator failed', error));
+  await watchEvaluator.initialize();
+  if (options.runWorkers ?? true) {
+    retention.start();
+    watchEvaluator.start();
+  }
   const app = await buildApp({
     serverSecret: secret,
     services,
@@ -171,7 +201,8 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     await app.close();
     await requestLog.close();
     await retention.stop();
-    // The indexer stops after its current batch, whose position it has checkpointed.
+    // The workers stop after their current batch, whose position they have checkpointed.
+    await watchEvaluator.stop();
     await indexer.stop();
   };
   return {
@@ -180,6 +211,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     services,
     requestLog,
     retention,
+    watchEvaluator,
     close,
     shutdown: async ({ drainMs, timeoutMs }) => {
       shuttingDown = true;

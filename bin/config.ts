@@ -22,6 +22,10 @@ export interface Config {
   drainMs: number;
   /** Then how long requests in flight may take before their connections are cut. */
   shutdownTimeoutMs: number;
+  /** Time budget of one watch preview (spec: about 20 seconds). */
+  previewBudgetMs: number;
+  /** Demo change simulator: marks written per minute while `serve` runs (0: off). */
+  demoChangesPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -54,5 +58,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     drainMs: integer(env, 'MARQUE_DRAIN_MS', 3_000, 0, 600_000),
     shutdownTimeoutMs: integer(env, 'MARQUE_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
+    demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
   };
 }

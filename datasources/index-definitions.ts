@@ -11,6 +11,8 @@ export const TRADEMARK_INDEX: IndexDefinition = {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },
     goods_services_text: { kind: 'text', boost: 0.5 },
+    /** Phonetic and visual keys of the mark text (domain/similarity): similarity candidates. */
+    mark_keys: { kind: 'keyword', array: true },
 
     office_code: { kind: 'keyword', sortable: true },
     jurisdiction_code: { kind: 'keyword', sortable: true },

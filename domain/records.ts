@@ -21,6 +21,9 @@ export const COLLECTIONS = {
   requestLogs: 'request_logs',
   feedback: 'feedback',
   idempotencyReceipts: 'idempotency_receipts',
+  watches: 'watches',
+  alerts: 'alerts',
+  events: 'events',
   meta: 'meta',
 } as const;
 
@@ -486,4 +489,99 @@ export interface FeedbackDoc {
   created_at: string;
   updated_at: string;
   resolved_at: string | null;
+}
+
+export const WATCH_TYPES = ['similarity', 'filter', 'trademark'] as const;
+export type WatchType = (typeof WATCH_TYPES)[number];
+export const WATCH_STATUSES = ['active', 'paused'] as const;
+export type WatchStatus = (typeof WATCH_STATUSES)[number];
+
+/** A watch query as stored: filters already translated to the trademark list filter names. */
+export interface WatchQuery {
+  /** similarity: the mark to protect. */
+  q?: string;
+  /** similarity: the lowest score that alerts, 0..1. */
+  score_threshold?: number;
+  /** The filters as the client wrote them (camelCase keys, offices lowercased), echoed in reads. */
+  filters?: Record<string, unknown>;
+  /** trademark: the marks watched (or those of a portfolio). */
+  trademark_ids?: string[];
+  portfolio_id?: string;
+}
+
+export interface WatchDoc {
+  _id: string; // wch_...
+  organization_id: string;
+  name: string | null;
+  watch_type: WatchType;
+  status: WatchStatus;
+  query: WatchQuery;
+  metadata: Record<string, string>;
+  /**
+   * Changes that occurred before this instant are not evaluated for the watch: its creation, or
+   * its last resume (changes while paused are not replayed).
+   */
+  evaluate_from: string;
+  /** Evaluation state (diagnostics). */
+  last_change_at: string | null;
+  alerts_created: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const ALERT_STATUSES = ['open', 'acknowledged', 'dismissed'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+export const ALERT_TRIGGER_TYPES = [
+  'new_filing',
+  'publication',
+  'registration',
+  'status_change',
+  'opposition_filed',
+  'cancellation',
+  'event',
+  'mark_change',
+] as const;
+export type AlertTriggerType = (typeof ALERT_TRIGGER_TYPES)[number];
+
+export interface AlertTrigger {
+  type: AlertTriggerType;
+  /** The trademark record version whose change produced the alert. */
+  record_version: number;
+  changed_fields: string[];
+  /** For `event` and `opposition_filed`: the event type code (data/event_types.json). */
+  event_type: string | null;
+  occurred_at: string;
+}
+
+export interface AlertSignal {
+  type: string;
+  strength: number;
+  detail: string;
+}
+
+export interface AlertDoc {
+  _id: string; // alt_..., derived from watch + mark + version (one alert per triggering version)
+  organization_id: string;
+  watch_id: string;
+  watch_type: WatchType;
+  trademark_id: string;
+  status: AlertStatus;
+  trigger: AlertTrigger;
+  /** similarity watches: the score and the signals that produced it; null otherwise. */
+  score: number | null;
+  signals: AlertSignal[] | null;
+  must_act_by: string | null;
+  opposition_window_status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One entry of an organization's event log (read by webhooks and GET /v1/events). */
+export interface EventDoc {
+  _id: string; // evt_..., derived from what produced it
+  organization_id: string;
+  type: string; // alert.created, watch.created, watch.paused, …
+  data: Record<string, unknown>;
+  created_at: string;
 }

@@ -14,6 +14,8 @@ export interface Services {
   cursors: CursorCodec;
   /** Injected clock, so tests can pin "today" (opposition windows, cursor ages). */
   now: () => Date;
+  /** Time budget of one watch preview (MARQUE_PREVIEW_BUDGET_MS). */
+  previewBudgetMs: number;
 }
 
 export interface Caller {

@@ -22,6 +22,11 @@ import { suggestQueryResolvers } from './suggest/queries';
 import { analyticsQueryResolvers } from './analytics/offices';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers, trademarkSourceFieldResolvers } from './trademarks/queries';
+import { alertFieldResolvers, alertMutationResolvers, alertQueryResolvers } from './alerts/alerts';
+import { alertSubscriptionResolvers } from './alerts/subscription';
+import { watchDiagnosticsResolvers } from './watches/diagnostics';
+import { watchPreviewResolvers } from './watches/preview';
+import { watchMutationResolvers, watchQueryResolvers } from './watches/watches';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -52,6 +57,7 @@ export interface RootFieldPolicy {
 
 export const rootFieldPolicies: Readonly<Record<string, RootFieldPolicy>> = {
   'Query.ping': { scope: null, pool: 'utility' },
+  'Subscription.alertCreated': { scope: 'portfolios:manage', pool: 'monitoring', feature: 'monitoring' },
 };
 
 export const resolvers = {
@@ -71,11 +77,19 @@ export const resolvers = {
     ...firmQueryResolvers,
     ...entityQueryResolvers,
     ...organizationQueryResolvers,
+    ...watchQueryResolvers,
+    ...watchPreviewResolvers,
+    ...watchDiagnosticsResolvers,
+    ...alertQueryResolvers,
   },
   Mutation: {
     ...apiKeyMutationResolvers,
     ...feedbackMutationResolvers,
+    ...watchMutationResolvers,
+    ...alertMutationResolvers,
   },
+  Subscription: alertSubscriptionResolvers,
+  Alert: alertFieldResolvers,
   Trademark: trademarkFieldResolvers,
   TrademarkSource: trademarkSourceFieldResolvers,
   Proceeding: proceedingFieldResolvers,

@@ -42,6 +42,8 @@ function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength
       return { type: 'array', minItems: 1, maxItems: kind.batchLimit, items: bodySchema(kind.fields) };
     case 'stringMap':
       return { type: 'object', additionalProperties: { type: kind.nullValues ? ['string', 'null'] : 'string' } };
+    case 'object':
+      return kind.schema;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { ApiError, invalid } from '../domain/errors';
 import type { IdPrefix } from '../domain/ids';
+import type { JsonSchema } from './schemas/json-schema';
 import { isIsoDate, parseId, parseTimestamp, truncate } from '../domain/validation';
 
 export type ParamKind =
@@ -30,7 +31,12 @@ export type ParamKind =
    * JSON bodies only: an object of string values (metadata maps). With `nullValues`, a value may be
    * null too (a merge patch: null removes that key). Counts and lengths are the resolver's rules.
    */
-  | { type: 'stringMap'; nullValues?: boolean };
+  | { type: 'stringMap'; nullValues?: boolean }
+  /**
+   * JSON bodies only: a JSON object whose members the resolver checks (a watch query); `schema`
+   * documents them in the OpenAPI document.
+   */
+  | { type: 'object'; schema: JsonSchema };
 
 export interface ParamSpec {
   name: string;
@@ -62,7 +68,12 @@ export interface StringMap {
  * Array items are strings or numbers, or parsed objects for an `objects` parameter; null only for
  * a `nullable` body field; a StringMap for a `stringMap` parameter.
  */
-export type ParamValue = string | number | boolean | null | StringMap | Array<string | number | ParsedParams>;
+export type ParamValue = string | number | boolean | null | StringMap | JsonObject | Array<string | number | ParsedParams>;
+
+/** An `object` parameter's value, as sent. */
+export interface JsonObject {
+  [key: string]: unknown;
+}
 export interface ParsedParams {
   [name: string]: ParamValue;
 }
@@ -129,6 +140,7 @@ function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
     case 'objects':
       throw invalid(name, 'must be a JSON array of objects in a JSON body');
     case 'stringMap':
+    case 'object':
       throw invalid(name, 'must be a JSON object in a JSON body');
   }
 }
@@ -218,6 +230,10 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
       out[key] = parseObjects(name, value, spec.kind);
     } else if (spec.kind.type === 'stringMap') {
       out[key] = parseStringMap(name, value, spec.kind);
+    } else if (spec.kind.type === 'object') {
+      if (typeof value !== 'object' || Array.isArray(value))
+        throw invalid(name, `must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
+      out[key] = value as JsonObject;
     } else if (spec.array && Array.isArray(value)) {
       if (value.length === 0) throw invalid(name, 'must not be an empty array');
       if (spec.maxItems !== undefined && value.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);

@@ -18,6 +18,7 @@ import { suggestRoutes } from './routes/suggest';
 import { analyticsRoutes } from './routes/analytics';
 import { trademarkSubResourceRoutes } from './routes/trademark-sub-resources';
 import { trademarkRoutes } from './routes/trademarks';
+import { watchRoutes } from './routes/watches';
 import { freeObject } from './schemas/json-schema';
 
 export interface RouteTableDeps {
@@ -40,6 +41,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
   ];
   routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
   routes.push(...organizationRoutes);
+  routes.push(...watchRoutes);
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));

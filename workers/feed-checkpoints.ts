@@ -3,5 +3,6 @@
  * retention worker keeps every feed entry that one of them has not read yet.
  */
 export const INDEXER_CHECKPOINT_ID = 'indexer_position';
+export const WATCH_EVALUATOR_CHECKPOINT_ID = 'watch_evaluator_position';
 
-export const FEED_CHECKPOINT_IDS: readonly string[] = [INDEXER_CHECKPOINT_ID];
+export const FEED_CHECKPOINT_IDS: readonly string[] = [INDEXER_CHECKPOINT_ID, WATCH_EVALUATOR_CHECKPOINT_ID];

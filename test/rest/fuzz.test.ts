@@ -92,6 +92,8 @@ function valueOf(kind: ParamKind): fc.Arbitrary<unknown> {
         junkString,
         fc.integer(),
       );
+    case 'object':
+      return fc.oneof(fc.jsonValue({ maxDepth: 4 }), junkString);
   }
 }
 

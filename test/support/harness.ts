@@ -78,6 +78,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** The KeyValue adapter (default: embedded in the temporary directory); closed with the app. */
   kv?: KeyValue;
+  /** Time budget of one watch preview (default 20 s). */
+  previewBudgetMs?: number;
   /** Plan and limit overrides of the test organization (the one of keys.full). */
   organization?: { plan?: PlanName; limitsOverride?: LimitsOverride; billingAnchorDay?: number };
 }
@@ -113,7 +115,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     legacy: (await createApiKey(rawStore, { organizationId: org._id, name: 'legacy', scopes: ['search:read'] })).secret,
   };
 
-  const server = await createServer(adapters, Buffer.from('test-cursor-secret'), { runIndexer: false, now: options.now, log: () => undefined });
+  // No background workers: tests run the indexer and the watch evaluator when they need them.
+  const server = await createServer(adapters, Buffer.from('test-cursor-secret'), {
+    runIndexer: false,
+    runWorkers: false,
+    now: options.now,
+    log: () => undefined,
+    previewBudgetMs: options.previewBudgetMs,
+  });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,0 +1,52 @@
+/**
+ * Watch diagnostics (spec: GET /v1/watches/{id}/diagnostics): the watch's evaluation state and,
+ * for the marks it matches now (the first page a preview would show), the opposition window
+ * computed as trademark detail computes it: `window_status` `closed` for windows closed long
+ * ago, marks published before 2024 included.
+ */
+import type { RequestContext } from '../context';
+import { oppositionWindowFor } from '../trademarks/opposition-window';
+import { matchingMarks } from './preview';
+import { requireWatch } from './watches';
+
+/** Marks listed in diagnostics. */
+export const DIAGNOSTIC_MARKS = 20;
+
+async function watchDiagnostics(id: string, ctx: RequestContext) {
+  const watch = await requireWatch(id, ctx);
+  const now = ctx.services.now();
+  const matches = await matchingMarks(watch.watch_type, watch.query, DIAGNOSTIC_MARKS, ctx.services.previewBudgetMs, ctx);
+  return {
+    object: 'watch_diagnostics',
+    watch_id: watch._id,
+    status: watch.status,
+    evaluation: {
+      evaluating_since: watch.evaluate_from,
+      last_change_processed_at: watch.last_change_at,
+      alerts_created: watch.alerts_created,
+      last_error: watch.last_error,
+    },
+    estimated_match_count: matches.count,
+    marks: matches.marks.map((mark) => {
+      const window = oppositionWindowFor(mark, now);
+      return {
+        trademark_id: mark._id,
+        mark_text: mark.mark_text,
+        office_code: mark.office_code,
+        publication_date: mark.publication_date,
+        opposition_window: {
+          window_status: window.status,
+          window_opens: window.window_opens,
+          window_closes: window.window_closes,
+          must_act_by: window.must_act_by,
+          days_remaining: window.days_remaining,
+          approximate: window.approximate,
+        },
+      };
+    }),
+  };
+}
+
+export const watchDiagnosticsResolvers = {
+  watchDiagnostics: (_: unknown, args: { id: string }, ctx: RequestContext) => watchDiagnostics(args.id, ctx),
+};

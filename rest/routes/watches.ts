@@ -1,0 +1,318 @@
+/**
+ * Route-table entries of watches and alerts (scope portfolios:manage, monitoring pool, plans with
+ * monitoring). Creating, changing and deleting need an Idempotency-Key; the preview and the
+ * alert lookup are read-shaped POSTs that do not (spec: Idempotency).
+ */
+import { ALERT_STATUSES, WATCH_STATUSES, WATCH_TYPES } from '../../domain/records';
+import { METADATA_RULE } from '../../resolvers/accounts/metadata';
+import { MAX_ALERT_LOOKUP_IDS } from '../../resolvers/alerts/alerts';
+import { MAX_BULK_WATCHES, WATCH_NAME_MAX_LENGTH } from '../../resolvers/watches/watches';
+import type { ParamSpec } from '../params';
+import type { RouteDef } from '../route';
+import { alertSchema, deletedWatchSchema, watchDiagnosticsSchema, watchPreviewSchema, watchQuerySchema, watchSchema } from '../schemas/watches';
+import { limitParam, pageParams } from './paging-params';
+
+const watchIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'wch_' }, required: true, description: 'Watch ID (wch_...).' };
+const alertIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'alt_' }, required: true, description: 'Alert ID (alt_...).' };
+
+const common = { kind: 'operation', scope: 'portfolios:manage', pool: 'monitoring', feature: 'monitoring' } as const;
+const watches = { ...common, tag: 'Watches' } as const;
+const alerts = { ...common, tag: 'Alerts' } as const;
+const write = { tier: 'writes', idempotency: 'required', query: [] } as const;
+const read = { tier: 'reads', idempotency: 'none' } as const;
+
+const watchFields = (required: boolean): ParamSpec[] => [
+  { name: 'watch_type', kind: { type: 'enum', values: WATCH_TYPES }, required, description: 'similarity, filter or trademark.' },
+  { name: 'name', kind: { type: 'string', maxLength: WATCH_NAME_MAX_LENGTH }, description: `Your label, 1 to ${WATCH_NAME_MAX_LENGTH} characters.` },
+  { name: 'query', kind: { type: 'object', schema: watchQuerySchema }, required, description: 'The watch query (see the schema).' },
+  { name: 'metadata', kind: { type: 'stringMap' }, description: `String-to-string map: ${METADATA_RULE}.` },
+];
+
+const alertFilters: ParamSpec[] = [
+  { name: 'status', kind: { type: 'enum', values: ALERT_STATUSES }, description: 'Keep alerts in this triage status.' },
+  { name: 'trademark_id', kind: { type: 'id', prefix: 'tm_' }, description: 'Keep alerts about this mark.' },
+  { name: 'created_at_gte', kind: { type: 'timestamp' }, description: 'Created at or after this instant.' },
+  { name: 'created_at_lt', kind: { type: 'timestamp' }, description: 'Created before this instant.' },
+  ...pageParams,
+];
+
+const alertTriggers =
+  'Triggers: new_filing (a mark first seen), publication, registration, opposition_filed, cancellation, status_change, event (another office event), mark_change (text, classes or owner changed). ' +
+  'One alert per watch, mark and record version, named by the most consequential trigger of that version.';
+
+export const watchRoutes: readonly RouteDef[] = [
+  {
+    ...watches,
+    ...write,
+    id: 'createWatch',
+    method: 'POST',
+    path: '/v1/watches',
+    operation: 'CreateWatch',
+    summary: 'Create a watch',
+    description:
+      'similarity: flags new or changed marks whose text is confusingly similar to query.q, scored 0 to 1 with the signals behind the score (exact, phonetic, visual, typo, containment, word order, class overlap), from query.score_threshold up, within query.filters. ' +
+      'filter: every new or changed mark matching query.filters. trademark: status, event and publication changes of query.trademark_ids or the marks of query.portfolio_id. ' +
+      'Watches hear of changes from their creation on; the plan caps how many an organization keeps (the error names the limit). ' +
+      alertTriggers,
+    pathParams: [],
+    body: watchFields(true),
+    successStatus: 201,
+    envelope: 'single',
+    response: watchSchema,
+    errors: [400, 404, 409],
+    variables: ({ body }) => ({ ...body }),
+  },
+  {
+    ...watches,
+    ...write,
+    id: 'createWatchesBulk',
+    method: 'POST',
+    path: '/v1/watches/bulk',
+    operation: 'CreateWatchesBulk',
+    summary: 'Create watches in bulk',
+    description: `Up to ${MAX_BULK_WATCHES} watches, all or none: an invalid item refuses the request with its error named items[i].field.`,
+    pathParams: [],
+    body: [
+      {
+        name: 'items',
+        kind: { type: 'objects', fields: watchFields(true), batchLimit: MAX_BULK_WATCHES },
+        required: true,
+        description: 'The watches to create.',
+      },
+    ],
+    successStatus: 201,
+    envelope: 'data_only',
+    response: watchSchema,
+    errors: [400, 409, 422],
+    variables: ({ body }) => ({ items: body.items }),
+  },
+  {
+    ...watches,
+    ...read,
+    id: 'listWatches',
+    method: 'GET',
+    path: '/v1/watches',
+    operation: 'ListWatches',
+    summary: 'List watches',
+    description: "Your organization's watches, newest first.",
+    pathParams: [],
+    query: [
+      { name: 'status', kind: { type: 'enum', values: WATCH_STATUSES }, description: 'active or paused.' },
+      { name: 'watch_type', kind: { type: 'enum', values: WATCH_TYPES }, description: 'similarity, filter or trademark.' },
+      ...pageParams,
+    ],
+    successStatus: 200,
+    envelope: 'list',
+    response: watchSchema,
+    errors: [400],
+    variables: ({ query }) => ({ ...query }),
+  },
+  {
+    ...watches,
+    tier: 'search',
+    idempotency: 'exempt',
+    id: 'previewWatch',
+    method: 'POST',
+    path: '/v1/watches/preview',
+    operation: 'PreviewWatch',
+    summary: 'Preview a watch query',
+    description:
+      'Dry run over the marks in the catalog; no watch is created and no Idempotency-Key is needed. A page of matching marks in summary shape plus estimated_match_count; count_only: true answers the number alone (data null). ' +
+      'Budget about 20 seconds: past it before candidates are found, 504 preview_timeout; after, the count is an upper bound (estimate_basis candidacy_upper_bound). One preview per organization at a time: a second concurrent one is 429 with Retry-After.',
+    pathParams: [],
+    query: [],
+    body: [
+      watchFields(true)[0] as ParamSpec,
+      watchFields(true)[2] as ParamSpec,
+      limitParam(),
+      { name: 'count_only', kind: { type: 'boolean' }, description: 'Answer estimated_match_count only.' },
+    ],
+    successStatus: 200,
+    envelope: 'single',
+    response: watchPreviewSchema,
+    errors: [400, 504],
+    variables: ({ body }) => ({ ...body }),
+  },
+  {
+    ...watches,
+    ...read,
+    id: 'getWatch',
+    method: 'GET',
+    path: '/v1/watches/:id',
+    operation: 'GetWatch',
+    summary: 'Retrieve a watch',
+    description: "One of your organization's watches; other organizations' are 404.",
+    pathParams: [watchIdParam],
+    query: [],
+    successStatus: 200,
+    envelope: 'single',
+    response: watchSchema,
+    errors: [400, 404],
+    variables: ({ path }) => ({ id: path.id }),
+  },
+  {
+    ...watches,
+    ...write,
+    id: 'updateWatch',
+    method: 'PATCH',
+    path: '/v1/watches/:id',
+    operation: 'UpdateWatch',
+    summary: 'Update a watch',
+    description:
+      'Partial update: name, query (checked for the watch type, which cannot change), metadata (merged; a null value removes the key). Omitted fields are unchanged.',
+    pathParams: [watchIdParam],
+    body: [
+      watchFields(false)[1] as ParamSpec,
+      watchFields(false)[2] as ParamSpec,
+      { name: 'metadata', kind: { type: 'stringMap', nullValues: true }, description: `Merged into the metadata; null removes a key. ${METADATA_RULE}.` },
+    ],
+    successStatus: 200,
+    envelope: 'single',
+    response: watchSchema,
+    errors: [400, 404, 409],
+    variables: ({ path, body }) => ({ ...body, id: path.id }),
+  },
+  {
+    ...watches,
+    ...write,
+    id: 'deleteWatch',
+    method: 'DELETE',
+    path: '/v1/watches/:id',
+    operation: 'DeleteWatch',
+    summary: 'Delete a watch',
+    description: 'The watch stops at once; its alerts stay readable in the alerts list.',
+    pathParams: [watchIdParam],
+    successStatus: 200,
+    envelope: 'single',
+    response: deletedWatchSchema,
+    errors: [400, 404, 409],
+    variables: ({ path }) => ({ id: path.id }),
+  },
+  ...(['pause', 'resume'] as const).map((action): RouteDef => ({
+    ...watches,
+    ...write,
+    id: `${action}Watch`,
+    method: 'POST',
+    path: `/v1/watches/:id/${action}`,
+    operation: action === 'pause' ? 'PauseWatch' : 'ResumeWatch',
+    summary: action === 'pause' ? 'Pause a watch' : 'Resume a watch',
+    description:
+      action === 'pause'
+        ? 'Stops evaluation; no alerts until resumed. Pausing a paused watch changes nothing.'
+        : 'Evaluation continues from now (evaluating_since): changes that occurred while the watch was paused are not replayed; preview the query to see them.',
+    pathParams: [watchIdParam],
+    successStatus: 200,
+    envelope: 'single',
+    response: watchSchema,
+    errors: [400, 404, 409],
+    variables: ({ path }) => ({ id: path.id }),
+  })),
+  {
+    ...watches,
+    ...read,
+    id: 'listWatchAlerts',
+    method: 'GET',
+    path: '/v1/watches/:id/alerts',
+    operation: 'ListWatchAlerts',
+    summary: "List a watch's alerts",
+    description: `The watch's alerts, newest first. ${alertTriggers}`,
+    pathParams: [watchIdParam],
+    query: alertFilters,
+    successStatus: 200,
+    envelope: 'list',
+    response: alertSchema,
+    errors: [400, 404],
+    variables: ({ path, query }) => ({ ...query, id: path.id }),
+  },
+  {
+    ...watches,
+    ...read,
+    id: 'getWatchDiagnostics',
+    method: 'GET',
+    path: '/v1/watches/:id/diagnostics',
+    operation: 'GetWatchDiagnostics',
+    summary: 'Diagnose a watch',
+    description:
+      "The watch's evaluation state (when it evaluates from, the last change processed, alerts created, the last error) and, for up to 20 marks it matches now, the opposition window computed as in trademark detail: window_status closed for windows that closed long ago, marks published before 2024 included.",
+    pathParams: [watchIdParam],
+    query: [],
+    successStatus: 200,
+    envelope: 'single',
+    response: watchDiagnosticsSchema,
+    errors: [400, 404, 504],
+    variables: ({ path }) => ({ id: path.id }),
+  },
+  {
+    ...alerts,
+    ...read,
+    id: 'listAlerts',
+    method: 'GET',
+    path: '/v1/alerts',
+    operation: 'ListAlerts',
+    summary: 'List alerts',
+    description: `Your organization's alerts, newest first. ${alertTriggers}`,
+    pathParams: [],
+    query: [{ name: 'watch_id', kind: { type: 'id', prefix: 'wch_' }, description: "Keep one watch's alerts (also of a deleted watch)." }, ...alertFilters],
+    successStatus: 200,
+    envelope: 'list',
+    response: alertSchema,
+    errors: [400, 404],
+    variables: ({ query }) => ({ ...query }),
+  },
+  {
+    ...alerts,
+    tier: 'reads',
+    idempotency: 'exempt',
+    id: 'lookupAlerts',
+    method: 'POST',
+    path: '/v1/alerts/lookup',
+    operation: 'LookupAlerts',
+    summary: 'Look up alerts by ID',
+    description: `Up to ${MAX_ALERT_LOOKUP_IDS} alerts, found ones in request order; unknown IDs and other organizations' are left out. No Idempotency-Key needed.`,
+    pathParams: [],
+    query: [],
+    body: [
+      { name: 'ids', kind: { type: 'id', prefix: 'alt_' }, array: true, maxItems: MAX_ALERT_LOOKUP_IDS, required: true, description: 'Alert IDs (alt_...).' },
+    ],
+    successStatus: 200,
+    envelope: 'data_only',
+    response: alertSchema,
+    errors: [400],
+    variables: ({ body }) => ({ ids: body.ids }),
+  },
+  {
+    ...alerts,
+    ...read,
+    id: 'getAlert',
+    method: 'GET',
+    path: '/v1/alerts/:id',
+    operation: 'GetAlert',
+    summary: 'Retrieve an alert',
+    description: "One of your organization's alerts; other organizations' are 404.",
+    pathParams: [alertIdParam],
+    query: [],
+    successStatus: 200,
+    envelope: 'single',
+    response: alertSchema,
+    errors: [400, 404],
+    variables: ({ path }) => ({ id: path.id }),
+  },
+  {
+    ...alerts,
+    ...write,
+    id: 'updateAlert',
+    method: 'PATCH',
+    path: '/v1/alerts/:id',
+    operation: 'UpdateAlert',
+    summary: 'Triage an alert',
+    description:
+      'An alert is immutable apart from its status: open → acknowledged or dismissed, and back to open (acknowledged ↔ dismissed goes through open).',
+    pathParams: [alertIdParam],
+    body: [{ name: 'status', kind: { type: 'enum', values: ALERT_STATUSES }, required: true, description: 'open, acknowledged or dismissed.' }],
+    successStatus: 200,
+    envelope: 'single',
+    response: alertSchema,
+    errors: [400, 404, 409],
+    variables: ({ path, body }) => ({ ...body, id: path.id }),
+  },
+];

@@ -1,0 +1,399 @@
+/**
+ * Watches and alerts, black-box over HTTP: marks are written through the one write path (as
+ * `marque marks add|update` does), the watch evaluator is run, and the alerts are read back.
+ * Expected triggers and dates come from the contract, the office rule (US opposition: 30 days
+ * from publication) and the trademark detail's own opposition window.
+ */
+import { expect } from 'chai';
+import { COLLECTIONS, type AlertDoc, type TrademarkDoc } from '../../domain/records';
+import { addMark, updateMark } from '../../workers/ingest/manual-marks';
+import { MarkWriter } from '../../workers/ingest/mark-writer';
+import { startTestApp, type TestApp } from '../support/harness';
+import { fails, ok, send } from '../support/http';
+
+interface Watch {
+  id: string;
+  object: string;
+  watch_type: string;
+  status: string;
+  query: Record<string, unknown>;
+  evaluating_since: string;
+}
+
+interface Alert {
+  id: string;
+  object: string;
+  watch_id: string;
+  trademark_id: string;
+  trademark: { id: string; mark_text: string } | null;
+  status: string;
+  trigger: { type: string; record_version: number; event_type: string | null };
+  score: number | null;
+  signals: Array<{ type: string }> | null;
+  must_act_by: string | null;
+  opposition_window_status: string;
+}
+
+interface List<T> {
+  object: string;
+  data: T[];
+  has_more: boolean;
+}
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+describe('watches and alerts (issue 15)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let writer: MarkWriter;
+
+  before(async () => {
+    app = await startTestApp({ marks: 300 });
+    writer = new MarkWriter(app.adapters.store);
+  });
+  after(async () => app.close());
+
+  const createWatch = async (body: unknown, key?: string): Promise<Watch> => ok<Watch>(await send(app, 'POST', '/v1/watches', body, key), 201);
+  const evaluate = () => app.server.watchEvaluator.catchUp();
+  const alertsOf = async (watchId: string): Promise<Alert[]> => (await ok<List<Alert>>(await send(app, 'GET', `/v1/watches/${watchId}/alerts?limit=100`))).data;
+  const add = async (markText: string, officeCode: string, classes: number[], status = 'pending') =>
+    (await addMark(app.adapters.store, writer, { markText, officeCode, classes, ownerName: 'Watch Test Ltd', status, today: today() })).trademark_id;
+
+  describe('filter watches', () => {
+    it('alert exactly once for a new mark matching the filters, with trigger new_filing; none for a mark outside them', async () => {
+      const watch = await createWatch({ watch_type: 'filter', name: 'US class 9', query: { filters: { offices: ['us'], niceClasses: [9] } } });
+      expect(watch).to.include({ object: 'watch', watch_type: 'filter', status: 'active' });
+      expect(watch.id).to.match(/^wch_/);
+      const matching = await add('Quartz Lantern', 'US', [9, 42]);
+      await add('Quartz Lantern', 'EM', [9]);
+      await add('Quartz Lantern', 'US', [25]);
+      await evaluate();
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.deep.equal([matching]);
+      const [alert] = alerts as [Alert];
+      expect(alert).to.include({ object: 'alert', watch_id: watch.id, status: 'open', score: null, signals: null });
+      expect(alert.trigger).to.include({ type: 'new_filing', record_version: 1 });
+      expect(alert.trademark).to.include({ id: matching, mark_text: 'Quartz Lantern' });
+      // Not yet published: no window, nothing to act on.
+      expect(alert).to.include({ must_act_by: null, opposition_window_status: 'not_published' });
+    });
+
+    it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['uS', 'Em'] } } });
+      expect(watch.query).to.deep.equal({ filters: { offices: ['us', 'em'] } });
+    });
+  });
+
+  describe('trademark watches', () => {
+    it('publication: one alert whose must_act_by is the 30-day US window of the mark detail', async () => {
+      const id = await add('Cobalt Heron', 'US', [9]);
+      const watch = await createWatch({ watch_type: 'trademark', query: { trademark_ids: [id] } });
+      await evaluate();
+      // Published two days ago: the window runs 30 days from publication (37 CFR 2.101(c)).
+      const published = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+      await updateMark(app.adapters.store, writer, id, { status: 'published', eventType: null, publicationDate: published, today: today() });
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts).to.have.length(1);
+      const [alert] = alerts as [Alert];
+      expect(alert.trigger).to.include({ type: 'publication', record_version: 2 });
+      const detail = await ok<{ opposition_window: { must_act_by: string; status: string } }>(await send(app, 'GET', `/v1/trademarks/${id}`));
+      expect(alert.must_act_by).to.equal(detail.opposition_window.must_act_by);
+      expect(alert.opposition_window_status).to.equal(detail.opposition_window.status);
+      // 30 days after publication, or the next business day when that falls on a weekend.
+      const nominal = new Date(Date.parse(published) + 30 * 86_400_000);
+      const actBy = new Date(`${alert.must_act_by}T00:00:00Z`);
+      expect(actBy.getTime()).to.be.at.least(nominal.getTime());
+      expect(actBy.getTime() - nominal.getTime()).to.be.at.most(4 * 86_400_000);
+    });
+
+    it('registration and opposition events are named as such; a change watchers do not care about gives none', async () => {
+      const id = await add('Amber Finch', 'US', [35]);
+      const watch = await createWatch({ watch_type: 'trademark', query: { trademark_ids: [id] } });
+      await updateMark(app.adapters.store, writer, id, { status: null, eventType: 'opposition_filed', publicationDate: null, today: today() });
+      await evaluate();
+      await updateMark(app.adapters.store, writer, id, { status: 'registered', eventType: null, publicationDate: null, today: today() });
+      await evaluate();
+      const types = (await alertsOf(watch.id)).map((alert) => [alert.trigger.type, alert.trigger.event_type]);
+      // Newest first.
+      expect(types).to.deep.equal([
+        ['registration', null],
+        ['opposition_filed', 'opposition_filed'],
+      ]);
+    });
+
+    it('a paused watch produces nothing; resumed, it continues from now and does not replay what it missed', async () => {
+      const id = await add('Slate Comet', 'US', [9]);
+      const watch = await createWatch({ watch_type: 'trademark', query: { trademark_ids: [id] } });
+      const paused = await ok<Watch>(await send(app, 'POST', `/v1/watches/${watch.id}/pause`));
+      expect(paused.status).to.equal('paused');
+      await updateMark(app.adapters.store, writer, id, { status: 'registered', eventType: null, publicationDate: null, today: today() });
+      await evaluate();
+      expect(await alertsOf(watch.id)).to.deep.equal([]);
+      const resumed = await ok<Watch>(await send(app, 'POST', `/v1/watches/${watch.id}/resume`));
+      expect(resumed.status).to.equal('active');
+      expect(resumed.evaluating_since > watch.evaluating_since).to.equal(true);
+      await evaluate();
+      expect(await alertsOf(watch.id)).to.deep.equal([]);
+      await updateMark(app.adapters.store, writer, id, { status: 'cancelled', eventType: null, publicationDate: null, today: today() });
+      await evaluate();
+      expect((await alertsOf(watch.id)).map((alert) => alert.trigger.type)).to.deep.equal(['cancellation']);
+    });
+  });
+
+  describe('similarity watches', () => {
+    it('an identical mark alerts with its score and the exact signal', async () => {
+      const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Verdant Oriole', score_threshold: 0.5 } });
+      const id = await add('VERDANT ORIOLE', 'GB', [9]);
+      await add('Bright Walrus', 'GB', [9]);
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.deep.equal([id]);
+      expect(alerts[0]?.score).to.equal(1);
+      expect(alerts[0]?.signals?.map((signal) => signal.type)).to.include('exact');
+    });
+  });
+
+  describe('exactly once', () => {
+    it('evaluating the same changes again (a restart before the checkpoint) creates no second alert', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['ch'] } } });
+      await add('Twice Told', 'CH', [9]);
+      await evaluate();
+      const first = await alertsOf(watch.id);
+      // Forget the position: a fresh evaluator reads from a checkpoint set back before the change.
+      const { WatchEvaluator } = await import('../../workers/watches/evaluator');
+      await app.adapters.store.collection(COLLECTIONS.meta).replaceOne({ _id: 'watch_evaluator_position', position: null });
+      const replay = new WatchEvaluator(app.adapters.store, app.adapters.search);
+      await replay.catchUp();
+      const again = await alertsOf(watch.id);
+      expect(again.map((alert) => alert.id)).to.deep.equal(first.map((alert) => alert.id));
+      expect(await app.adapters.store.collection<AlertDoc>(COLLECTIONS.alerts).countDocuments({ watch_id: watch.id })).to.equal(1);
+    });
+  });
+
+  describe('alerts: read, look up, triage', () => {
+    let alertId: string;
+    let watchId: string;
+    before(async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['jp'], niceClasses: [3] } } });
+      watchId = watch.id;
+      await add('Lotus Ember', 'JP', [3]);
+      await evaluate();
+      alertId = ((await alertsOf(watch.id))[0] as Alert).id;
+    });
+
+    it('lists by organization with filters, reads one, looks up many (unknown IDs left out)', async () => {
+      const listed = await ok<List<Alert>>(await send(app, 'GET', `/v1/alerts?watch_id=${watchId}&status=open`));
+      expect(listed.data.map((alert) => alert.id)).to.deep.equal([alertId]);
+      expect((await ok<Alert>(await send(app, 'GET', `/v1/alerts/${alertId}`))).id).to.equal(alertId);
+      const unknown = 'alt_0000000000000000000000zz';
+      const lookup = await ok<{ object: string; data: Alert[] }>(await send(app, 'POST', '/v1/alerts/lookup', { ids: [unknown, alertId] }, undefined, {}));
+      expect(lookup.object).to.equal('list');
+      expect(lookup.data.map((alert) => alert.id)).to.deep.equal([alertId]);
+    });
+
+    it('alert lookup needs no Idempotency-Key', async () => {
+      const response = await fetch(`${app.baseUrl}/v1/alerts/lookup`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: [alertId] }),
+      });
+      expect(response.status).to.equal(200);
+    });
+
+    it('triage: open → acknowledged → open → dismissed; acknowledged → dismissed directly is 400', async () => {
+      const patch = (status: string) => send(app, 'PATCH', `/v1/alerts/${alertId}`, { status });
+      expect((await ok<Alert>(await patch('acknowledged'))).status).to.equal('acknowledged');
+      await fails(await patch('dismissed'), 400, 'validation_error', 'status');
+      expect((await ok<Alert>(await patch('open'))).status).to.equal('open');
+      expect((await ok<Alert>(await patch('dismissed'))).status).to.equal('dismissed');
+      const listed = await ok<List<Alert>>(await send(app, 'GET', `/v1/alerts?status=dismissed`));
+      expect(listed.data.map((alert) => alert.id)).to.include(alertId);
+    });
+
+    it("another organization's watch and alert are 404 in REST and GraphQL, and absent from its lists", async () => {
+      const other = app.keys.otherOrg;
+      await fails(await send(app, 'GET', `/v1/watches/${watchId}`, undefined, other), 404, 'not_found');
+      await fails(await send(app, 'GET', `/v1/alerts/${alertId}`, undefined, other), 404, 'not_found');
+      await fails(await send(app, 'GET', `/v1/watches/${watchId}/alerts`, undefined, other), 404, 'not_found');
+      await fails(await send(app, 'PATCH', `/v1/alerts/${alertId}`, { status: 'open' }, other), 404, 'not_found');
+      await fails(await send(app, 'POST', `/v1/watches/${watchId}/pause`, undefined, other), 404, 'not_found');
+      expect((await ok<List<Alert>>(await send(app, 'GET', '/v1/alerts', undefined, other))).data).to.deep.equal([]);
+      expect((await ok<{ data: Alert[] }>(await send(app, 'POST', '/v1/alerts/lookup', { ids: [alertId] }, other))).data).to.deep.equal([]);
+      const graphql = await fetch(`${app.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ watch(id: "${watchId}") { id } }` }),
+      });
+      expect(graphql.status).to.equal(404);
+      const gqlAlert = await fetch(`${app.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ alerts { data { id } } }` }),
+      });
+      expect(((await gqlAlert.json()) as { data: { alerts: { data: unknown[] } } }).data.alerts.data).to.deep.equal([]);
+    });
+  });
+
+  describe("the spec's query rules and errors", () => {
+    it('an unknown filters key is 400 listing the allowed camelCase keys', async () => {
+      const error = await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { filters: { nice_classes: [9] } } }),
+        400,
+        'validation_error',
+      );
+      expect(error.error.detail).to.contain('query.filters.nice_classes').and.to.contain('niceClasses');
+    });
+
+    it('query.match in any form is 400, on create and preview', async () => {
+      for (const match of ['exact', { type: 'phonetic' }, null]) {
+        await fails(await send(app, 'POST', '/v1/watches', { watch_type: 'similarity', query: { q: 'x', match } }), 400, 'validation_error', 'query.match');
+        await fails(
+          await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query: { filters: { offices: ['us'] }, match } }),
+          400,
+          'validation_error',
+          'query.match',
+        );
+      }
+    });
+
+    it('IDs of the wrong kind inside filters are id_type_mismatch; malformed ones 400', async () => {
+      await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { filters: { ownerId: ['tm_0000000000000000000000'] } } }),
+        400,
+        'id_type_mismatch',
+        'query.filters.ownerId[0]',
+      );
+      await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'trademark', query: { trademark_ids: ['nope'] } }),
+        400,
+        'validation_error',
+        'query.trademark_ids[0]',
+      );
+      await fails(await send(app, 'GET', '/v1/watches/alt_0000000000000000000000'), 400, 'id_type_mismatch');
+    });
+
+    it('bulk: all or none, the failing item named items[i].field', async () => {
+      const before = (await ok<List<Watch>>(await send(app, 'GET', '/v1/watches?limit=100'))).data.length;
+      const error = await fails(
+        await send(app, 'POST', '/v1/watches/bulk', {
+          items: [
+            { watch_type: 'filter', query: { filters: { offices: ['us'] } } },
+            { watch_type: 'similarity', query: { q: 'Nova', score_threshold: 2 } },
+          ],
+        }),
+        400,
+        'validation_error',
+      );
+      expect(error.error.detail).to.match(/^items\[1\]\.query\.score_threshold/);
+      expect((await ok<List<Watch>>(await send(app, 'GET', '/v1/watches?limit=100'))).data.length).to.equal(before);
+      const created = await ok<{ object: string; data: Watch[] }>(
+        await send(app, 'POST', '/v1/watches/bulk', {
+          items: [
+            { watch_type: 'filter', query: { filters: { offices: ['us'] } } },
+            { watch_type: 'similarity', query: { q: 'Nova' } },
+          ],
+        }),
+        201,
+      );
+      expect(created.object).to.equal('list');
+      expect(created.data.map((watch) => watch.watch_type)).to.deep.equal(['filter', 'similarity']);
+    });
+
+    it('PATCH changes the query and metadata; DELETE stops the watch and keeps its alerts', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['au'] } }, metadata: { team: 'a' } });
+      const patched = await ok<Watch & { metadata: Record<string, string> }>(
+        await send(app, 'PATCH', `/v1/watches/${watch.id}`, {
+          query: { filters: { offices: ['AU'], niceClasses: [25] } },
+          metadata: { team: null, owner: 'b' },
+        }),
+      );
+      expect(patched.query).to.deep.equal({ filters: { offices: ['au'], niceClasses: [25] } });
+      expect(patched.metadata).to.deep.equal({ owner: 'b' });
+      await add('Kestrel Dune', 'AU', [25]);
+      await evaluate();
+      expect(await alertsOf(watch.id)).to.have.length(1);
+      await ok(await send(app, 'DELETE', `/v1/watches/${watch.id}`));
+      await fails(await send(app, 'GET', `/v1/watches/${watch.id}`), 404, 'not_found');
+      expect((await ok<List<Alert>>(await send(app, 'GET', `/v1/alerts?watch_id=${watch.id}`))).data).to.have.length(1);
+    });
+
+    it('a key without portfolios:manage is 403 forbidden; a plan without monitoring is 403 plan_upgrade_required', async () => {
+      await fails(await send(app, 'GET', '/v1/watches', undefined, app.keys.billingOnly), 403, 'forbidden');
+      const free = await startTestApp({ marks: 20, organization: { plan: 'free' } });
+      try {
+        await fails(await send(free, 'GET', '/v1/watches'), 403, 'plan_upgrade_required');
+        await fails(
+          await send(free, 'POST', '/v1/watches/preview', { watch_type: 'filter', query: { filters: { offices: ['us'] } } }),
+          403,
+          'plan_upgrade_required',
+        );
+        await fails(await send(free, 'GET', '/v1/alerts'), 403, 'plan_upgrade_required');
+      } finally {
+        await free.close();
+      }
+    });
+  });
+
+  describe('preview and diagnostics', () => {
+    it('preview: a page in summary shape with the exact count; count_only answers the number alone', async () => {
+      await app.indexer.catchUp();
+      const query = { filters: { offices: ['US'] } };
+      const marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).countDocuments({ office_code: 'US' });
+      const preview = await ok<{
+        object: string;
+        data: Array<{ id: string; office_code: string }>;
+        estimated_match_count: number;
+        estimate_basis: string | null;
+      }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query, limit: 5 }));
+      expect(preview.object).to.equal('watch_preview');
+      expect(preview.estimated_match_count).to.equal(marks);
+      expect(preview.estimate_basis).to.equal(null);
+      expect(preview.data).to.have.length(5);
+      expect(preview.data.every((mark) => mark.office_code === 'US')).to.equal(true);
+      const countOnly = await ok<{ data: unknown; estimated_match_count: number }>(
+        await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query, count_only: true }),
+      );
+      expect(countOnly).to.include({ data: null, estimated_match_count: marks });
+    });
+
+    it('preview: 504 preview_timeout when the budget ends first; 429 with Retry-After for a second concurrent preview', async () => {
+      const tiny = await startTestApp({ marks: 200, previewBudgetMs: 1 });
+      try {
+        await fails(
+          await send(tiny, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query: { q: 'Nova Lantern Quartz Heron' } }),
+          504,
+          'preview_timeout',
+        );
+      } finally {
+        await tiny.close();
+      }
+      // Hold the organization's preview slot as a running preview does, then ask for another.
+      await app.adapters.kv.set(`watch-preview:${app.organizationId}`, '1', { ttlMs: 10_000 });
+      try {
+        const response = await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query: { filters: { offices: ['us'] } } });
+        await fails(response, 429, 'rate_limited');
+        expect(response.headers.get('retry-after')).to.match(/^\d+$/);
+      } finally {
+        await app.adapters.kv.delete(`watch-preview:${app.organizationId}`);
+      }
+    });
+
+    it('diagnostics: evaluation state, and window_status closed for marks published before 2024', async () => {
+      const id = await add('Old Harbour', 'US', [9]);
+      await updateMark(app.adapters.store, writer, id, { status: 'registered', eventType: null, publicationDate: '2019-05-07', today: today() });
+      const watch = await createWatch({ watch_type: 'trademark', query: { trademark_ids: [id] } });
+      const diagnostics = await ok<{
+        object: string;
+        evaluation: { alerts_created: number };
+        marks: Array<{ trademark_id: string; opposition_window: { window_status: string; must_act_by: string | null } }>;
+      }>(await send(app, 'GET', `/v1/watches/${watch.id}/diagnostics`));
+      expect(diagnostics.object).to.equal('watch_diagnostics');
+      expect(diagnostics.evaluation.alerts_created).to.equal(0);
+      expect(diagnostics.marks).to.have.length(1);
+      // Published 2019-05-07: the 30-day window closed on 2019-06-06.
+      expect(diagnostics.marks[0]?.opposition_window).to.include({ window_status: 'closed' });
+    });
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The watch evaluator: reads every new trademark version from the change feed (the
+ * `trademark_changes` rows the one write path appends), finds the active watches it concerns and
+ * writes their alerts, with an `alert.created` entry in the organization's event log.
+ *
+ * Exactly once: a batch's alerts, events, watch counters and the feed checkpoint commit in one
+ * store transaction, so after a crash (also `kill -9`) the batch is either wholly done or wholly
+ * read again. An alert's ID is derived from watch + mark + version (and the change's time, so
+ * alerts still list newest first): read again, a change produces the same alerts, which are
+ * already there and are not written twice.
+ *
+ * A watch hears of changes that occurred at or after its `evaluate_from` (its creation or its
+ * last resume): what happened while it was paused is not replayed.
+ */
+import type { DocumentStore, StoredDocument } from '../../datasources/ports';
+import { derivedTimeId } from '../../domain/ids';
+import {
+  COLLECTIONS,
+  type AlertDoc,
+  type EventDoc,
+  type TrademarkChangeDoc,
+  type TrademarkDoc,
+  type WatchDoc,
+} from '../../domain/records';
+import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
+import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
+import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
+import { WATCH_EVALUATOR_CHECKPOINT_ID } from '../feed-checkpoints';
+import { trademarkProjection } from '../projections/trademarks';
+import type { SearchIndex } from '../../datasources/ports';
+import { WatchTable, type CompiledWatch } from './match';
+import type { SimilarityResult } from '../../domain/similarity';
+
+interface CheckpointDoc extends StoredDocument {
+  position: string | null;
+}
+
+export interface EvaluationReport {
+  changes: number;
+  alerts: number;
+}
+
+export class WatchEvaluator {
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+  private position: string | null | undefined = undefined;
+  /** catchUp calls run one after another (the loop and a caller waiting for alerts share the position). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly search: SearchIndex,
+    private readonly now: () => Date = () => new Date(),
+    private readonly onError: (error: unknown) => void = (error) => console.error('watch evaluator:', error),
+  ) {}
+
+  private get checkpoints() {
+    return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
+  }
+
+  /**
+   * Loads the checkpoint, or on the very first run sets it to the feed's end (watches are about
+   * what happens from now on; earlier changes predate every watch). The composition root calls it
+   * at start, so changes written after start are evaluated even before the loop first runs.
+   */
+  async initialize(): Promise<void> {
+    if (this.position !== undefined) return;
+    const checkpoint = await this.checkpoints.findOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID });
+    if (checkpoint) {
+      this.position = checkpoint.position;
+      return;
+    }
+    this.position = await this.store.latestPosition();
+    await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position: this.position });
+  }
+
+  /** Evaluates every change after the checkpoint; returns what it read and wrote. */
+  catchUp(batchSize = 500): Promise<EvaluationReport> {
+    const run = this.queue.then(() => this.evaluatePending(batchSize));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async evaluatePending(batchSize: number): Promise<EvaluationReport> {
+    const report: EvaluationReport = { changes: 0, alerts: 0 };
+    await this.initialize();
+    for (;;) {
+      const position = this.position ?? null;
+      const batch = await this.store.readChanges(position, batchSize, [COLLECTIONS.trademarkChanges]);
+      if (batch.position === position) return report;
+      const changes = batch.events
+        .filter((event) => event.operation !== 'delete' && event.document !== null)
+        .map((event) => ({ change: event.document as unknown as TrademarkChangeDoc, occurredAt: event.occurredAt }));
+      // As in the indexer: a batch of other collections' changes only moves the position in memory.
+      if (changes.length === 0) {
+        this.position = batch.position;
+        continue;
+      }
+      const { alerts, events, touched } = await this.evaluate(changes);
+      await this.store.transaction(async () => {
+        const alertRows = this.store.collection<AlertDoc>(COLLECTIONS.alerts);
+        const existing = new Set((await alertRows.findByIds(alerts.map((alert) => alert._id))).map((alert) => alert._id));
+        const fresh = alerts.filter((alert) => !existing.has(alert._id));
+        if (fresh.length > 0) await alertRows.insertMany(fresh);
+        const freshEvents = events.filter((event) => !existing.has(String(event.data.alert_id)));
+        if (freshEvents.length > 0) await this.store.collection<EventDoc>(COLLECTIONS.events).insertMany(freshEvents);
+        for (const [watchId, state] of touched) {
+          const created = fresh.filter((alert) => alert.watch_id === watchId).length;
+          await this.store
+            .collection<WatchDoc>(COLLECTIONS.watches)
+            .updateOne({ _id: watchId }, { $set: { last_change_at: state.lastChangeAt }, ...(created > 0 ? { $inc: { alerts_created: created } } : {}) });
+        }
+        await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position: batch.position });
+        report.alerts += fresh.length;
+      });
+      this.position = batch.position;
+      report.changes += changes.length;
+    }
+  }
+
+  private async evaluate(changes: ReadonlyArray<{ change: TrademarkChangeDoc; occurredAt: string }>) {
+    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: 'active' });
+    const table = new WatchTable(watches, await portfolioMarksOf(this.store, watches));
+    const markIds = [...new Set(changes.map(({ change }) => change.trademark_id))];
+    const marks = new Map((await this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds(markIds)).map((mark) => [mark._id, mark]));
+    const indexDocs = new Map(
+      (await trademarkProjection.toIndexDocuments([...marks.values()], { store: this.store, search: this.search })).map((doc) => [doc.id, doc]),
+    );
+    const now = this.now();
+    const alerts: AlertDoc[] = [];
+    const events: EventDoc[] = [];
+    const touched = new Map<string, { lastChangeAt: string }>();
+
+    for (const { change, occurredAt } of changes) {
+      const mark = marks.get(change.trademark_id);
+      const doc = indexDocs.get(change.trademark_id);
+      if (!mark || !doc) continue;
+      const trigger = classifyChange(change);
+      const hits: Array<{ compiled: CompiledWatch; similarity: SimilarityResult | null }> = [];
+      if (trigger !== null) for (const compiled of table.trademarkWatches(mark._id)) hits.push({ compiled, similarity: null });
+      if (trigger !== null && isMatchRelevant(change)) {
+        for (const compiled of table.matchingFilterWatches(doc)) hits.push({ compiled, similarity: null });
+        const classes = mark.classifications.map((c) => c.nice_class);
+        for (const { compiled, result } of table.matchingSimilarityWatches(doc, classes)) hits.push({ compiled, similarity: result });
+      }
+      for (const { compiled, similarity } of hits) {
+        const watch = compiled.watch;
+        if (occurredAt < watch.evaluate_from || trigger === null) continue;
+        touched.set(watch._id, { lastChangeAt: occurredAt });
+        // A mark already covered by this version for this watch (listed twice) alerts once.
+        const alertId = derivedTimeId('alt_', Date.parse(occurredAt), `${watch._id}:${mark._id}:v${change.version}`);
+        if (alerts.some((alert) => alert._id === alertId)) continue;
+        const window = oppositionWindowFor(mark, now);
+        const at = now.toISOString();
+        const alert: AlertDoc = {
+          _id: alertId,
+          organization_id: watch.organization_id,
+          watch_id: watch._id,
+          watch_type: watch.watch_type,
+          trademark_id: mark._id,
+          status: 'open',
+          trigger: { type: trigger.type, record_version: change.version, changed_fields: change.changed_fields, event_type: trigger.event_type, occurred_at: occurredAt },
+          score: similarity?.score ?? null,
+          signals: similarity?.signals.map((signal) => ({ type: signal.type, strength: signal.strength, detail: signal.detail })) ?? null,
+          must_act_by: window.must_act_by,
+          opposition_window_status: window.status,
+          created_at: at,
+          updated_at: at,
+        };
+        alerts.push(alert);
+        events.push(alertCreatedEvent(alert));
+      }
+    }
+    return { alerts, events, touched };
+  }
+
+  /** Runs `catchUp` whenever the store reports writes, until `stop`. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = (async () => {
+      while (!this.stopped) {
+        try {
+          await this.catchUp();
+          await this.store.waitForChanges(this.position ?? null, 1000);
+        } catch (error) {
+          this.onError(error);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+    this.loop = null;
+  }
+}
+
+/** The `alert.created` event of an alert (spec: Events; payload members shown there, and the rest). */
+export function alertCreatedEvent(alert: AlertDoc): EventDoc {
+  return {
+    _id: derivedTimeId('evt_', Date.parse(alert.trigger.occurred_at), `alert.created:${alert._id}`),
+    organization_id: alert.organization_id,
+    type: 'alert.created',
+    data: {
+      alert_id: alert._id,
+      watch_id: alert.watch_id,
+      trademark_id: alert.trademark_id,
+      trademark_record_id: alert.trademark_id,
+      trigger: alert.trigger.type,
+      record_version: alert.trigger.record_version,
+      score: alert.score,
+      must_act_by: alert.must_act_by,
+      opposition_window_status: alert.opposition_window_status,
+    },
+    created_at: alert.created_at,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Which active watches a changed mark concerns, and the alert each one gets. The watches of one
+ * evaluation pass are compiled once into lookup tables (marks watched by ID, phonetic, visual and
+ * trigram keys of protected marks), so a change is tested only against the watches that could
+ * match it; the filters and the similarity score then decide.
+ */
+import type { IndexDocument, SearchFilter } from '../../datasources/ports';
+import { scoreSimilarity, type SimilarityResult } from '../../domain/similarity';
+import { markKeys, trigrams } from '../../domain/mark-keys';
+import type { WatchDoc } from '../../domain/records';
+import { watchSearchFilters } from '../../resolvers/watches/query';
+import { matchesAll } from './filter-match';
+
+export interface CompiledWatch {
+  watch: WatchDoc;
+  filters: SearchFilter[];
+  /** similarity watches: the protected mark and its threshold. */
+  similarity: { q: string; threshold: number } | null;
+}
+
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+export class WatchTable {
+  /** trademark watches by watched mark ID. */
+  private readonly byMark = new Map<string, CompiledWatch[]>();
+  /** filter watches (every change is tested against their filters). */
+  private readonly filterWatches: CompiledWatch[] = [];
+  /** similarity watches by phonetic/visual key, and by trigram. */
+  private readonly byKey = new Map<string, CompiledWatch[]>();
+  private readonly byTrigram = new Map<string, CompiledWatch[]>();
+  private readonly trigramCount = new Map<CompiledWatch, number>();
+
+  constructor(watches: readonly WatchDoc[], portfolioMarks: ReadonlyMap<string, readonly string[]>) {
+    for (const watch of watches) {
+      const compiled: CompiledWatch = {
+        watch,
+        filters: watchSearchFilters(watch.query),
+        similarity: watch.watch_type === 'similarity' && watch.query.q ? { q: watch.query.q, threshold: watch.query.score_threshold ?? 0 } : null,
+      };
+      if (watch.watch_type === 'trademark') {
+        const ids = watch.query.trademark_ids ?? portfolioMarks.get(watch.query.portfolio_id ?? '') ?? [];
+        for (const id of ids) push(this.byMark, id, compiled);
+      } else if (watch.watch_type === 'filter') {
+        this.filterWatches.push(compiled);
+      } else if (compiled.similarity) {
+        for (const key of markKeys(compiled.similarity.q)) push(this.byKey, key, compiled);
+        const grams = trigrams(compiled.similarity.q);
+        this.trigramCount.set(compiled, grams.length);
+        for (const gram of grams) push(this.byTrigram, gram, compiled);
+      }
+    }
+  }
+
+  /** trademark watches naming this mark. */
+  trademarkWatches(markId: string): readonly CompiledWatch[] {
+    return this.byMark.get(markId) ?? [];
+  }
+
+  /** filter watches whose filters the mark meets. */
+  matchingFilterWatches(doc: IndexDocument): CompiledWatch[] {
+    return this.filterWatches.filter((compiled) => matchesAll(doc, compiled.filters));
+  }
+
+  /**
+   * similarity watches whose protected mark scores at least the watch's threshold against the
+   * mark (and whose filters it meets). Candidates share a phonetic or visual key, or at least
+   * half the protected mark's trigrams (containment, typos).
+   */
+  matchingSimilarityWatches(doc: IndexDocument, classes: readonly number[]): Array<{ compiled: CompiledWatch; result: SimilarityResult }> {
+    const text = String(doc.mark_text ?? '');
+    const candidates = new Set<CompiledWatch>();
+    for (const key of markKeys(text)) for (const compiled of this.byKey.get(key) ?? []) candidates.add(compiled);
+    const hits = new Map<CompiledWatch, number>();
+    for (const gram of trigrams(text)) for (const compiled of this.byTrigram.get(gram) ?? []) hits.set(compiled, (hits.get(compiled) ?? 0) + 1);
+    for (const [compiled, count] of hits) if (count * 2 >= (this.trigramCount.get(compiled) ?? 1)) candidates.add(compiled);
+    const matches: Array<{ compiled: CompiledWatch; result: SimilarityResult }> = [];
+    for (const compiled of candidates) {
+      if (!compiled.similarity || !matchesAll(doc, compiled.filters)) continue;
+      const watchedClasses = (compiled.watch.query.filters?.niceClasses as number[] | undefined) ?? [];
+      const result = scoreSimilarity({ text: compiled.similarity.q, niceClasses: watchedClasses }, { text, niceClasses: classes });
+      if (result.score >= compiled.similarity.threshold) matches.push({ compiled, result });
+    }
+    return matches;
+  }
+}
