@@ -81,10 +81,24 @@ class Budget {
 
 async function previewFilter(query: WatchQuery, limit: number, budget: Budget, ctx: RequestContext): Promise<Preview> {
   const result = await budget.within(
-    ctx.services.search.search({ index: TRADEMARK_INDEX.name, filters: watchSearchFilters(query), sort: [{ field: 'filing_date', direction: 'desc' }], limit, countUpTo: COUNT_CAP }),
+    ctx.services.search.search({
+      index: TRADEMARK_INDEX.name,
+      filters: watchSearchFilters(query),
+      sort: [{ field: 'filing_date', direction: 'desc' }],
+      limit,
+      countUpTo: COUNT_CAP,
+    }),
   );
   const total = result.total ?? { value: result.hits.length, approximate: false };
-  return { marks: await loadPresent(ctx.loaders.trademarks, result.hits.map((hit) => hit.id)), count: total.value, basis: total.approximate ? 'lower_bound' : null, scores: new Map() };
+  return {
+    marks: await loadPresent(
+      ctx.loaders.trademarks,
+      result.hits.map((hit) => hit.id),
+    ),
+    count: total.value,
+    basis: total.approximate ? 'lower_bound' : null,
+    scores: new Map(),
+  };
 }
 
 async function previewSimilarity(query: WatchQuery, limit: number, budget: Budget, ctx: RequestContext): Promise<Preview> {
@@ -94,7 +108,14 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
   const keyFilter: SearchFilter = { field: 'mark_keys', op: 'in', values: markKeys(q) };
   const [byText, byKeys] = await budget.within(
     Promise.all([
-      search.search({ index: TRADEMARK_INDEX.name, text: q, textFields: ['mark_text'], filters, sort: [{ field: '_score', direction: 'desc' }], limit: SIMILARITY_CANDIDATES }),
+      search.search({
+        index: TRADEMARK_INDEX.name,
+        text: q,
+        textFields: ['mark_text'],
+        filters,
+        sort: [{ field: '_score', direction: 'desc' }],
+        limit: SIMILARITY_CANDIDATES,
+      }),
       search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, keyFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
     ]),
   );
@@ -107,7 +128,10 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
   for (let i = 0; i < candidateIds.length && !budget.spent; i += 500) {
     const marks = await loadPresent(ctx.loaders.trademarks, candidateIds.slice(i, i + 500));
     for (const mark of marks) {
-      const { score } = scoreSimilarity({ text: q, niceClasses: classes }, { text: mark.mark_text, niceClasses: mark.classifications.map((c) => c.nice_class) });
+      const { score } = scoreSimilarity(
+        { text: q, niceClasses: classes },
+        { text: mark.mark_text, niceClasses: mark.classifications.map((c) => c.nice_class) },
+      );
       if (score >= threshold) scores.set(mark._id, score);
     }
     scored = Math.min(candidateIds.length, i + 500);
@@ -115,7 +139,10 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
   const unscored = candidateIds.length - scored;
   const best = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
   return {
-    marks: await loadPresent(ctx.loaders.trademarks, best.map(([id]) => id)),
+    marks: await loadPresent(
+      ctx.loaders.trademarks,
+      best.map(([id]) => id),
+    ),
     count: scores.size + unscored,
     basis: capped || unscored > 0 ? 'candidacy_upper_bound' : null,
     scores,
@@ -152,7 +179,8 @@ async function previewWatch(args: PreviewArgs, ctx: RequestContext) {
       watch_type: type,
       query,
       data: args.count_only ? null : preview.marks,
-      scores: args.count_only || type !== 'similarity' ? null : preview.marks.map((mark) => ({ trademark_id: mark._id, score: preview.scores.get(mark._id) ?? 0 })),
+      scores:
+        args.count_only || type !== 'similarity' ? null : preview.marks.map((mark) => ({ trademark_id: mark._id, score: preview.scores.get(mark._id) ?? 0 })),
       estimated_match_count: preview.count,
       estimate_basis: preview.basis,
     };

@@ -43,7 +43,7 @@ const MAX_FILTER_VALUES = 100;
 type FilterKind =
   | { type: 'strings'; values?: readonly string[]; prefix?: IdPrefix; caseFold?: 'lower' }
   | { type: 'classes' }
-  | { type: 'string' ; values?: readonly string[] }
+  | { type: 'string'; values?: readonly string[] }
   | { type: 'boolean' }
   | { type: 'date' };
 
@@ -105,7 +105,8 @@ function checkFilterValue(name: string, kind: FilterKind, raw: unknown): unknown
       return values.map((value, i) => {
         const item = Array.isArray(raw) ? `${name}[${i}]` : name;
         if (kind.type === 'classes') {
-          if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 45) throw invalid(item, `must be a Nice class from 1 to 45 (got ${truncate(JSON.stringify(value))})`);
+          if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 45)
+            throw invalid(item, `must be a Nice class from 1 to 45 (got ${truncate(JSON.stringify(value))})`);
           return value;
         }
         if (typeof value !== 'string' || value.length === 0 || value.length > 200) throw invalid(item, 'must be a string of 1 to 200 characters');
@@ -162,7 +163,8 @@ export function checkWatchQuery(type: WatchType, raw: unknown, name = 'query'): 
   if (!isObject(raw)) throw invalid(name, 'must be an object');
   if ('match' in raw) throw invalid(`${name}.match`, `is not supported; use ${name}.q with watch_type similarity, or ${name}.filters`);
   for (const key of Object.keys(raw)) {
-    if (!(QUERY_MEMBERS as readonly string[]).includes(key)) throw invalid(`${name}.${truncate(key)}`, `is not a query member; allowed: ${QUERY_MEMBERS.join(', ')}`);
+    if (!(QUERY_MEMBERS as readonly string[]).includes(key))
+      throw invalid(`${name}.${truncate(key)}`, `is not a query member; allowed: ${QUERY_MEMBERS.join(', ')}`);
   }
   const query: WatchQuery = {};
   if (raw.filters !== undefined) query.filters = checkFilters(raw.filters, `${name}.filters`);
@@ -179,7 +181,8 @@ export function checkWatchQuery(type: WatchType, raw: unknown, name = 'query'): 
       if (raw[member] !== undefined) throw invalid(`${name}.${member}`, 'applies only to watch_type similarity');
     }
   }
-  if (type === 'filter' && Object.keys(query.filters ?? {}).length === 0) throw invalid(`${name}.filters`, 'is required for filter watches: at least one filter');
+  if (type === 'filter' && Object.keys(query.filters ?? {}).length === 0)
+    throw invalid(`${name}.filters`, 'is required for filter watches: at least one filter');
   if (type === 'trademark') {
     const hasIds = raw.trademark_ids !== undefined;
     const hasPortfolio = raw.portfolio_id !== undefined;

@@ -51,7 +51,8 @@ export interface WatchInput {
 
 function checkName(raw: unknown, name: string): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > WATCH_NAME_MAX_LENGTH) throw invalid(name, `must be 1 to ${WATCH_NAME_MAX_LENGTH} characters`);
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > WATCH_NAME_MAX_LENGTH)
+    throw invalid(name, `must be 1 to ${WATCH_NAME_MAX_LENGTH} characters`);
   return raw;
 }
 
@@ -195,4 +196,3 @@ export const watchMutationResolvers = {
   resumeWatch: (_: unknown, args: { id: string }, ctx: RequestContext) => setWatchStatus(args.id, 'active', ctx),
   deleteWatch: (_: unknown, args: { id: string }, ctx: RequestContext) => deleteWatch(args.id, ctx),
 };
-

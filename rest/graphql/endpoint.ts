@@ -11,6 +11,7 @@
  * The GraphiQL page (GET with Accept: text/html) holds no data and loads without a key; its
  * assets are inlined from @graphql-yoga/render-graphiql (no CDN), and queries from it need a key.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -98,6 +99,11 @@ export function mountGraphql(app: FastifyInstance, deps: GraphqlDeps): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply });
     response.headers.forEach((value, key) => void reply.header(key, value));
+    // A subscription streams its events as they come (each one small): no buffering, no size cap.
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body) {
+      // graphql-yoga's body is its own ReadableStream (not Node's), async-iterable all the same.
+      return reply.status(response.status).send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>));
+    }
     const body = Buffer.from(await response.arrayBuffer());
     const isPage = (response.headers.get('content-type') ?? '').startsWith('text/html');
     if (isPage) reply.header('cache-control', 'public, max-age=3600');

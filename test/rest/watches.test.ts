@@ -163,7 +163,9 @@ describe('watches and alerts (issue 15)', function () {
       const first = await alertsOf(watch.id);
       // Forget the position: a fresh evaluator reads from a checkpoint set back before the change.
       const { WatchEvaluator } = await import('../../workers/watches/evaluator');
-      await app.adapters.store.collection(COLLECTIONS.meta).replaceOne({ _id: 'watch_evaluator_position', position: null });
+      await app.adapters.store
+        .collection<{ _id: string; position: string | null }>(COLLECTIONS.meta)
+        .replaceOne({ _id: 'watch_evaluator_position', position: null });
       const replay = new WatchEvaluator(app.adapters.store, app.adapters.search);
       await replay.catchUp();
       const again = await alertsOf(watch.id);
@@ -395,5 +397,67 @@ describe('watches and alerts (issue 15)', function () {
       // Published 2019-05-07: the 30-day window closed on 2019-06-06.
       expect(diagnostics.marks[0]?.opposition_window).to.include({ window_status: 'closed' });
     });
+  });
+});
+
+describe('the alertCreated subscription (server-sent events)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ marks: 50 });
+  });
+  after(async () => app.close());
+
+  /** Opens the subscription with `key` and resolves with the first alert it receives (or null when aborted). */
+  function firstAlert(key: string, signal: AbortSignal): Promise<{ id: string; trademark_id: string } | null> {
+    return (async () => {
+      const response = await fetch(`${app.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: 'subscription { alertCreated { id trademark_id } }' }),
+        signal,
+      });
+      expect(response.status).to.equal(200);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return null;
+          text += new TextDecoder().decode(value);
+          const match = /^data: (.+)$/m.exec(text);
+          if (match?.[1]) return (JSON.parse(match[1]) as { data: { alertCreated: { id: string; trademark_id: string } } }).data.alertCreated;
+        }
+      } catch (error) {
+        if (signal.aborted) return null;
+        throw error;
+      }
+    })();
+  }
+
+  it("streams the organization's new alerts, and not to another organization", async () => {
+    const mine = new AbortController();
+    const theirs = new AbortController();
+    const received = firstAlert(app.keys.full, mine.signal);
+    const otherReceived = firstAlert(app.keys.otherOrg, theirs.signal);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const watch = await ok<Watch>(await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { filters: { offices: ['nz'] } } }), 201);
+    const writer = new MarkWriter(app.adapters.store);
+    const { trademark_id } = await addMark(app.adapters.store, writer, {
+      markText: 'Tui Beacon',
+      officeCode: 'NZ',
+      classes: [9],
+      ownerName: null,
+      status: 'pending',
+      today: today(),
+    });
+    await app.server.watchEvaluator.catchUp();
+    const alert = await received;
+    expect(alert?.trademark_id).to.equal(trademark_id);
+    const stored = await ok<List<Alert>>(await send(app, 'GET', `/v1/watches/${watch.id}/alerts`));
+    expect(alert?.id).to.equal(stored.data[0]?.id);
+    theirs.abort();
+    expect(await otherReceived).to.equal(null);
+    mine.abort();
   });
 });

@@ -120,7 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     runIndexer: false,
     runWorkers: false,
     now: options.now,
-    log: () => undefined,
+    log: process.env.DEBUG_LOG ? (m: string, e?: unknown) => console.error(m, e) : () => undefined,
     previewBudgetMs: options.previewBudgetMs,
   });
   await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -14,14 +14,7 @@
  */
 import type { DocumentStore, StoredDocument } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
-import {
-  COLLECTIONS,
-  type AlertDoc,
-  type EventDoc,
-  type TrademarkChangeDoc,
-  type TrademarkDoc,
-  type WatchDoc,
-} from '../../domain/records';
+import { COLLECTIONS, type AlertDoc, type EventDoc, type TrademarkChangeDoc, type TrademarkDoc, type WatchDoc } from '../../domain/records';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -159,7 +152,13 @@ export class WatchEvaluator {
           watch_type: watch.watch_type,
           trademark_id: mark._id,
           status: 'open',
-          trigger: { type: trigger.type, record_version: change.version, changed_fields: change.changed_fields, event_type: trigger.event_type, occurred_at: occurredAt },
+          trigger: {
+            type: trigger.type,
+            record_version: change.version,
+            changed_fields: change.changed_fields,
+            event_type: trigger.event_type,
+            occurred_at: occurredAt,
+          },
           score: similarity?.score ?? null,
           signals: similarity?.signals.map((signal) => ({ type: signal.type, strength: signal.strength, detail: signal.detail })) ?? null,
           must_act_by: window.must_act_by,

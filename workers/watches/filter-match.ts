@@ -39,7 +39,7 @@ export function matchesFilter(doc: IndexDocument, filter: SearchFilter): boolean
     case 'range':
       return valuesOf(doc, filter.field).some((value) => inRange(value, filter));
     case 'exists':
-      return (valuesOf(doc, filter.field).length > 0) === filter.value;
+      return valuesOf(doc, filter.field).length > 0 === filter.value;
     case 'match':
       return textMatches(doc, filter.field, filter.text);
     case 'or':
