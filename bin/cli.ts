@@ -3,7 +3,7 @@
  * MARQUE_DATA_DIR and works while a server runs on the same directory (SQLite in WAL mode).
  */
 import { parseArgs } from 'node:util';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isKnownScope } from '../domain/scopes';
 import { parseTimestamp } from '../domain/validation';
@@ -18,7 +18,8 @@ import { WatchEvaluator } from '../workers/watches/evaluator';
 import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
 import { closeAdapters, createServer, cursorSecret, openAdapters } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
-import { createDemoAccount, isEmptyStore, seedAndIndex } from './demo';
+import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
+import { DemoChanges } from '../workers/demo-changes';
 import { ingest } from './ingest';
 import { marks } from './marks';
 import type { PlanName } from '../domain/plans';
@@ -56,20 +57,28 @@ function directorySize(dir: string): number {
 async function serve(config: Config): Promise<void> {
   const adapters = await openAdapters(config);
   const log = config.logLevel === 'silent' ? () => undefined : (line: string) => err(line);
+  let demo: { secret: string; organizationId: string } | null = null;
   if (config.demoMarks > 0 && (await isEmptyStore(adapters.store))) {
     log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
     const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, progressFor(config));
     log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
-    const secret = await createDemoAccount(adapters.store, config.dataDir);
-    process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, 'demo-key.txt')}):\n\n  ${secret}\n\n`);
+    demo = await createDemoAccount(adapters.store, config.dataDir);
+    process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, DEMO_KEY_FILE)}):\n\n  ${demo.secret}\n\n`);
   }
   const server = await createServer(adapters, cursorSecret(config), {
     log: (message, error) => err(`${message}: ${String(error)}`),
     previewBudgetMs: config.previewBudgetMs,
   });
+  if (demo) await createDemoWatches(server.services, demo.organizationId);
+  // A demo data directory stays alive: a few marks a minute, which the demo watches alert on.
+  const changes = new DemoChanges(adapters.store, existsSync(join(config.dataDir, DEMO_KEY_FILE)) ? config.demoChangesPerMinute : 0, config.demoSeed, (error) =>
+    err(`demo changes failed: ${String(error)}`),
+  );
+  changes.start();
   const address = await server.app.listen({ host: config.host, port: config.port });
   // The handlers go in before the serving line: whoever reads that line may signal at once.
   onStopSignals(log, async () => {
+    await changes.stop();
     await server.shutdown({ drainMs: config.drainMs, timeoutMs: config.shutdownTimeoutMs });
     await closeAdapters(adapters);
   });

@@ -1,6 +1,7 @@
 /**
  * First start on an empty store: seed the demo dataset, index it, create a demo organization
- * with a key holding every customer scope, print the key once and keep it in demo-key.txt (0600).
+ * with a key holding every customer scope, print the key once and keep it in demo-key.txt (0600),
+ * and give it two watches the change simulator (workers/demo-changes.ts) feeds.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,9 @@ import { COLLECTIONS } from '../domain/records';
 import { CUSTOMER_SCOPES } from '../domain/scopes';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization } from '../resolvers/accounts/organizations';
+import { createRequestContext, type Services } from '../resolvers/context';
+import { watchMutationResolvers } from '../resolvers/watches/watches';
+import { DEMO_PROTECTED_MARK } from '../workers/demo-changes';
 import { TRADEMARK_INDEX } from '../datasources/index-definitions';
 import { SearchIndexer } from '../workers/indexer';
 import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
@@ -96,9 +100,27 @@ export async function seedAndIndex(config: Config, adapters: Adapters, marks: nu
   return { marks, seconds: (Date.now() - started) / 1000, storeSeconds, indexSeconds: (Date.now() - started) / 1000 };
 }
 
-export async function createDemoAccount(store: DocumentStore, dataDir: string): Promise<string> {
+export async function createDemoAccount(store: DocumentStore, dataDir: string): Promise<{ secret: string; organizationId: string }> {
   const org = await createOrganization(store, { name: 'Demo organization', plan: 'beta' });
   const { secret } = await createApiKey(store, { organizationId: org._id, name: 'Demo key', scopes: [...CUSTOMER_SCOPES] });
-  writeFileSync(join(dataDir, 'demo-key.txt'), `${secret}\n`, { mode: 0o600 });
-  return secret;
+  writeFileSync(join(dataDir, DEMO_KEY_FILE), `${secret}\n`, { mode: 0o600 });
+  return { secret, organizationId: org._id };
+}
+
+/** The demo data directory's key file; its presence marks a demo data directory. */
+export const DEMO_KEY_FILE = 'demo-key.txt';
+
+/** The demo organization's watches: new US class 9 filings, and look-alikes of the demo mark. */
+export async function createDemoWatches(services: Services, organizationId: string): Promise<void> {
+  const ctx = createRequestContext(services, { organizationId, apiKeyId: null, scopes: new Set(CUSTOMER_SCOPES) });
+  await watchMutationResolvers.createWatch(
+    null,
+    { watch_type: 'filter', name: 'New US filings in class 9', query: { filters: { offices: ['us'], niceClasses: [9] } } },
+    ctx,
+  );
+  await watchMutationResolvers.createWatch(
+    null,
+    { watch_type: 'similarity', name: `Look-alikes of ${DEMO_PROTECTED_MARK}`, query: { q: DEMO_PROTECTED_MARK, filters: { offices: ['us'] } } },
+    ctx,
+  );
 }

@@ -43,7 +43,7 @@ function timestampArg(name: string, raw: string | null | undefined): string | nu
 
 async function listAlerts(args: AlertListArgs, ctx: RequestContext) {
   const organizationId = ctx.caller.organizationId;
-  const watchId = args.watch_id ? (await requireWatchOrDeleted(args.watch_id, ctx)) : null;
+  const watchId = args.watch_id ? await requireWatchOrDeleted(args.watch_id, ctx) : null;
   if (args.status && !(ALERT_STATUSES as readonly string[]).includes(args.status)) {
     throw invalid('status', `must be one of ${ALERT_STATUSES.join(', ')} (got '${truncate(args.status)}')`);
   }
@@ -90,7 +90,9 @@ async function lookupAlerts(args: { ids: readonly string[] }, ctx: RequestContex
     if (!isWellFormedId(id, 'alt_')) parseId(`ids[${i}]`, id, 'alt_');
   });
   const found = new Map(
-    (await alertsOf(ctx).findByIds([...new Set(args.ids)])).filter((alert) => alert.organization_id === ctx.caller.organizationId).map((alert) => [alert._id, alert]),
+    (await alertsOf(ctx).findByIds([...new Set(args.ids)]))
+      .filter((alert) => alert.organization_id === ctx.caller.organizationId)
+      .map((alert) => [alert._id, alert]),
   );
   return {
     data: args.ids.flatMap((id) => {

@@ -361,7 +361,7 @@ describe('watches and alerts (issue 15)', function () {
     });
 
     it('preview: 504 preview_timeout when the budget ends first; 429 with Retry-After for a second concurrent preview', async () => {
-      const tiny = await startTestApp({ marks: 200, previewBudgetMs: 1 });
+      const tiny = await startTestApp({ marks: 200, previewBudgetMs: 0 });
       try {
         await fails(
           await send(tiny, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query: { q: 'Nova Lantern Quartz Heron' } }),

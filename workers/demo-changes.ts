@@ -1,0 +1,70 @@
+/**
+ * The demo's change simulator (`npm start` on the demo dataset): writes a few marks a minute
+ * through the one write path, so the demo watches produce alerts a newcomer can read within a
+ * minute. Each tick either files a new US application in class 9 (half of them near-duplicates
+ * of the demo similarity watch's mark) or publishes a pending mark it filed earlier. Seeded, so
+ * two runs tell the same story. Off with MARQUE_DEMO_CHANGES_PER_MINUTE=0.
+ */
+import type { DocumentStore } from '../datasources/ports';
+import { markText, nearDuplicate } from './ingest/generator/names';
+import { Random } from './ingest/generator/random';
+import { addMark, updateMark } from './ingest/manual-marks';
+import { MarkWriter } from './ingest/mark-writer';
+
+/** The mark the demo similarity watch protects; the simulator files look-alikes of it. */
+export const DEMO_PROTECTED_MARK = 'LUMINARA';
+
+export class DemoChanges {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private readonly writer: MarkWriter;
+  private readonly random: Random;
+  private readonly pending: string[] = [];
+  private ticks = 0;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly perMinute: number,
+    seed: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.writer = new MarkWriter(store);
+    this.random = new Random(seed);
+  }
+
+  /** One change: file a new application, or publish one filed earlier. */
+  async tick(): Promise<string> {
+    const today = new Date().toISOString().slice(0, 10);
+    this.ticks += 1;
+    const publish = this.ticks % 3 === 0 ? this.pending.shift() : undefined;
+    if (publish !== undefined) {
+      await updateMark(this.store, this.writer, publish, { status: 'published', eventType: null, publicationDate: today, today });
+      return publish;
+    }
+    const text = this.ticks % 2 === 1 ? nearDuplicate(DEMO_PROTECTED_MARK, this.random) : markText(this.random);
+    const { trademark_id } = await addMark(this.store, this.writer, {
+      markText: text,
+      officeCode: 'US',
+      classes: [9],
+      ownerName: null,
+      status: 'pending',
+      today,
+    });
+    this.pending.push(trademark_id);
+    return trademark_id;
+  }
+
+  start(): void {
+    if (this.perMinute <= 0 || this.timer !== null) return;
+    this.timer = setInterval(() => {
+      this.running = this.tick().catch(this.onError);
+    }, 60_000 / this.perMinute);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
