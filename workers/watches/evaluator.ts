@@ -47,6 +47,11 @@ export class WatchEvaluator {
     private readonly onError: (error: unknown) => void = (error) => console.error('watch evaluator:', error),
   ) {}
 
+  /** The feed position evaluated up to (null before anything was read; undefined before initialize). */
+  get evaluatedPosition(): string | null | undefined {
+    return this.position;
+  }
+
   private get checkpoints() {
     return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
   }
