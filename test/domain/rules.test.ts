@@ -65,39 +65,39 @@ describe('domain/rules', () => {
   describe('rules are data', () => {
     it('a new jurisdiction needs only corpus entries', () => {
       const corpus = copy();
-      corpus.calendars['NO'] = { time_zone: 'Europe/Oslo', closed_holiday_types: ['public'], extra_closed_days: [], notes: 'test' };
+      corpus.calendars['SE'] = { time_zone: 'Europe/Stockholm', closed_holiday_types: ['public'], extra_closed_days: [], notes: 'test' };
       corpus.deadline_rules.push({
         ...corpus.deadline_rules.find((rule) => rule.id === 'CH.national.renewal_10yr')!,
-        id: 'NO.national.renewal_10yr',
-        jurisdiction_code: 'NO',
-        office_code: 'NO',
-        holiday_calendar: 'NO',
+        id: 'SE.national.renewal_10yr',
+        jurisdiction_code: 'SE',
+        office_code: 'SE',
+        holiday_calendar: 'SE',
       });
       corpus.opposition_rules.push({
         ...corpus.opposition_rules.find((rule) => rule.office_code === 'FR')!,
-        jurisdiction_code: 'NO',
-        office_code: 'NO',
-        office_time_zone: 'Europe/Oslo',
-        holiday_calendar: 'NO',
+        jurisdiction_code: 'SE',
+        office_code: 'SE',
+        office_time_zone: 'Europe/Stockholm',
+        holiday_calendar: 'SE',
       });
       const loaded = loadRuleCorpus(corpus);
       const deadlines = computeDeadlines(
         loaded,
-        { jurisdiction: 'no', filing_date: '2016-05-05' },
+        { jurisdiction: 'se', filing_date: '2016-05-05' },
         { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false },
       );
       expect(deadlines.supported).to.equal(true);
-      // 2026-05-05 is a Tuesday and no Norwegian holiday.
+      // 2026-05-05 is a Tuesday and no Swedish holiday.
       expect(deadlines.deadlines.map((d) => d.due_date)).to.deep.equal(['2026-05-05']);
       // Published Friday 2025-03-28: two months later is Wednesday 2025-05-28.
       const window = computeOppositionWindow(loaded, {
-        office_code: 'no',
+        office_code: 'se',
         filing_route: 'domestic',
         trigger_event: 'application_publication',
         publication_date: '2025-03-28',
         as_of_date: '2025-04-01',
       });
-      expect(window).to.include({ jurisdiction_code: 'NO', window_closes: '2025-05-28', status: 'open' });
+      expect(window).to.include({ jurisdiction_code: 'SE', window_closes: '2025-05-28', status: 'open' });
     });
   });
 
