@@ -41,6 +41,37 @@ describe('domain/rules', () => {
       ['a negative offset', (c) => (c.deadline_rules[0]!.due_offset_months = -1), /due_offset_months: must be a non-negative integer/],
       ['a zero recurrence', (c) => (c.deadline_rules[1]!.recurring_every_months = 0), /recurring_every_months: must be positive or null/],
       ['no sources', (c) => (c.deadline_rules[0]!.sources = []), /sources: must cite at least one source/],
+      [
+        'no source with a URL',
+        (c) => (c.deadline_rules[0]!.sources = [{ citation: '15 U.S.C. §1058', url: null }]),
+        /sources: must give a URL for at least one source/,
+      ],
+      ['an opposition rule without sources', (c) => (c.opposition_rules[0]!.sources = []), /opposition_rules\[0\]\.sources: must cite at least one source/],
+      [
+        'an impossible offset: due on its trigger event',
+        (c) => (c.deadline_rules[0]!.due_offset_months = 0),
+        /due_offset_months: impossible offset: due on or before its trigger registration_date/,
+      ],
+      [
+        'an impossible offset: due before its trigger event',
+        (c) => Object.assign(c.deadline_rules[0]!, { due_offset_months: 0, due_offset_days: -1 }),
+        /impossible offset: due on or before its trigger/,
+      ],
+      [
+        'an impossible offset: window opening before the trigger event',
+        (c) => (c.deadline_rules[0]!.window_opens_months_before_due = 73),
+        /window_opens_months_before_due: impossible offset: the window would open before its trigger/,
+      ],
+      ['an impossible offset: over a century', (c) => (c.deadline_rules[0]!.due_offset_months = 1201), /impossible offset: more than 1200 months/],
+      ['a day offset out of range', (c) => (c.deadline_rules[0]!.due_offset_days = 32), /due_offset_days: must be an integer from -31 to 31/],
+      ['a fractional day offset', (c) => (c.deadline_rules[0]!.due_offset_days = 0.5), /due_offset_days: must be an integer/],
+      ['an impossible grace', (c) => (c.deadline_rules[0]!.grace_months = 25), /grace_months: impossible grace/],
+      ['designation scope on a national rule', (c) => (c.deadline_rules[0]!.covers_all_designations = true), /only a madrid rule can cover all designations/],
+      [
+        'an example input date for an unknown field',
+        (c) => ((c.deadline_rules[0]!.examples as Array<Record<string, unknown>>)[0]!.input_dates = { publication_date: '2020-01-01' }),
+        /examples\[0\]\.input_dates\.publication_date: must be one of/,
+      ],
       ['a duplicate id', (c) => (c.deadline_rules[1]!.id = c.deadline_rules[0]!.id), /duplicate rule US\.national\.section8_6yr/],
       ['an undefined calendar', (c) => (c.deadline_rules[0]!.holiday_calendar = 'US-ZZ'), /holiday_calendar: US-ZZ is not defined under calendars/],
       ['a calendar date-holidays does not know', (c) => (c.calendars['XX'] = { ...c.calendars['US']! }), /calendars\.XX: date-holidays does not know/],
@@ -57,6 +88,12 @@ describe('domain/rules', () => {
         expect(() => loadRuleCorpus(corpus)).to.throw(RuleCorpusError, message);
       });
     }
+    it('accepts offset 0 and a window before the trigger for a rule counted from a due point (expiry date)', () => {
+      const corpus = copy();
+      const legacy = corpus.deadline_rules.find((rule) => rule.id === 'CA.national.renewal_from_expiry_legacy')!;
+      expect(legacy).to.include({ due_offset_months: 0, window_opens_months_before_due: 6 });
+      expect(() => loadRuleCorpus(corpus)).to.not.throw();
+    });
     it('not even an object', () => {
       expect(() => loadRuleCorpus(null)).to.throw(RuleCorpusError, /\$: must be an object/);
     });
