@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import corpusJson from '../../data/rules.json';
 import { listDeadlineRules } from '../../domain/deadline-rules';
 import { computeDeadlines } from '../../domain/deadlines';
@@ -96,6 +98,34 @@ describe('domain/rules', () => {
     });
     it('not even an object', () => {
       expect(() => loadRuleCorpus(null)).to.throw(RuleCorpusError, /\$: must be an object/);
+    });
+  });
+
+  describe('README coverage table', () => {
+    it('lists every corpus jurisdiction with its rule counts and verified share', () => {
+      const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+      const table = readme.split('<!-- coverage-table')[1]!.split('\n\n')[0]!;
+      const rows = new Map(
+        table
+          .split('\n')
+          .filter((line) => /^\| [^-]/.test(line) && !line.startsWith('| Jurisdiction'))
+          .map((line) => line.split('|').map((cell) => cell.trim()))
+          .map((cells) => [cells[2]!, cells.slice(3, 6)]),
+      );
+      const corpus = loadRuleCorpus(corpusJson);
+      const codes = [...new Set(corpus.deadline_rules.map((rule) => rule.jurisdiction_code))];
+      expect([...rows.keys()].sort()).to.deep.equal([...codes].sort());
+      for (const code of codes) {
+        const deadline = corpus.deadline_rules.filter((rule) => rule.jurisdiction_code === code);
+        const opposition = corpus.opposition_rules.filter((rule) => rule.jurisdiction_code === code);
+        const verified = (rules: Array<{ verified: boolean }>) => rules.filter((rule) => rule.verified).length;
+        const share = Math.round((100 * (verified(deadline) + verified(opposition))) / (deadline.length + opposition.length));
+        expect(rows.get(code), code).to.deep.equal([
+          `${deadline.length} (${verified(deadline)})`,
+          `${opposition.length} (${verified(opposition)})`,
+          `${share}%`,
+        ]);
+      }
     });
   });
 
