@@ -3,13 +3,18 @@
  * rule corpus, relative to an as-of date. Pure: the corpus is passed in, nothing is read here.
  *
  * Conventions (rules.json `notes`): the n-th occurrence of a rule is due at trigger +
- * due_offset_months + (n-1) * recurring_every_months, clamped to the month's end; window_opens and
+ * due_offset_months + (n-1) * recurring_every_months, clamped to the month's end, plus
+ * due_offset_days; window_opens and
  * grace_expiry are counted from that NOMINAL due date; only last days (due date, grace expiry)
  * roll forward to a business day of the rule's calendar, and the reported `due_date` and
  * `grace_expiry` are those rolled last days.
+ *
+ * A Madrid designation (filing_route madrid) gets the designated jurisdiction's own madrid rules
+ * (US §71, PH declarations of actual use) plus every rule marked covers_all_designations (the
+ * international renewal at WIPO): all data, no jurisdiction is named here.
  */
 import { rollLastDay } from './calendar';
-import { addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
+import { addDays, addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
 import { calendarSpecFor, normalizeJurisdictionCode, type DeadlineFilingRoute, type DeadlineRule, type RuleCorpus, type TriggerField } from './rules';
 
 /**
@@ -90,7 +95,8 @@ export interface NominalOccurrence {
 }
 
 export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occurrence: number): NominalOccurrence {
-  const dueDate = addMonths(triggerDate, rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0));
+  const anniversary = addMonths(triggerDate, rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0));
+  const dueDate = rule.due_offset_days === 0 ? anniversary : addDays(anniversary, rule.due_offset_days);
   return {
     window_opens: rule.window_opens_months_before_due === null ? null : addMonths(dueDate, -rule.window_opens_months_before_due),
     due_date: dueDate,
@@ -103,22 +109,35 @@ interface JurisdictionRules {
   timeZone: string;
 }
 
-/** Rules grouped by jurisdiction, built once per corpus object. */
-const corpusIndexes = new WeakMap<RuleCorpus, Map<string, JurisdictionRules>>();
+interface CorpusIndex {
+  byJurisdiction: Map<string, JurisdictionRules>;
+  /** Rules every Madrid designation gets (covers_all_designations), in corpus order. */
+  designationWide: DeadlineRule[];
+}
 
-function jurisdictionIndex(corpus: RuleCorpus): Map<string, JurisdictionRules> {
+/** Rules grouped by jurisdiction, built once per corpus object. */
+const corpusIndexes = new WeakMap<RuleCorpus, CorpusIndex>();
+
+function corpusIndex(corpus: RuleCorpus): CorpusIndex {
   let index = corpusIndexes.get(corpus);
   if (!index) {
-    index = new Map();
+    index = { byJurisdiction: new Map(), designationWide: corpus.deadline_rules.filter((rule) => rule.covers_all_designations) };
     for (const rule of corpus.deadline_rules) {
       const code = normalizeJurisdictionCode(rule.jurisdiction_code);
-      const entry = index.get(code) ?? { rules: [], timeZone: officeTimeZone(corpus, rule) };
+      const entry = index.byJurisdiction.get(code) ?? { rules: [], timeZone: officeTimeZone(corpus, rule) };
       entry.rules.push(rule);
-      index.set(code, entry);
+      index.byJurisdiction.set(code, entry);
     }
     corpusIndexes.set(corpus, index);
   }
   return index;
+}
+
+/** The rules of one computation: the jurisdiction's rules on the route, plus the designation-wide ones. */
+function rulesFor(index: CorpusIndex, entry: JurisdictionRules, route: DeadlineFilingRoute): DeadlineRule[] {
+  const own = entry.rules.filter((rule) => rule.filing_route === route);
+  if (route !== 'madrid') return own;
+  return [...own, ...index.designationWide.filter((rule) => !own.includes(rule))];
 }
 
 function officeTimeZone(corpus: RuleCorpus, rule: DeadlineRule): string {
@@ -222,7 +241,8 @@ function byDueDate(a: ComputedDeadline, b: ComputedDeadline): number {
 
 export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, options: DeadlineOptions): DeadlineComputation {
   const jurisdictionCode = normalizeJurisdictionCode(input.jurisdiction);
-  const entry = jurisdictionIndex(corpus).get(jurisdictionCode);
+  const index = corpusIndex(corpus);
+  const entry = index.byJurisdiction.get(jurisdictionCode);
   if (!entry) {
     return {
       object: 'deadline_computation',
@@ -247,8 +267,8 @@ export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, optio
 
   const asOf = options.asOfDate ?? todayInTimeZone(entry.timeZone, options.now);
   const horizonEnd = addMonths(asOf, 12 * options.horizonYears);
-  for (const rule of entry.rules) {
-    if (rule.filing_route !== route || !rule.applies_to_statuses.includes(status)) continue;
+  for (const rule of rulesFor(index, entry, route)) {
+    if (!rule.applies_to_statuses.includes(status)) continue;
     if (rule.optional && !options.includeOptional) continue;
     const trigger = firstPresent(input, [rule.trigger_field, ...rule.trigger_fallbacks]);
     if (trigger === null || !isApplicable(rule, input, trigger.date)) continue;

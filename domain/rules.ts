@@ -31,6 +31,18 @@ export type OppositionTriggerEvent = (typeof OPPOSITION_TRIGGER_EVENTS)[number];
 export const WINDOW_STARTS_ON = ['date_of_publication', 'day_after'] as const;
 export type WindowStartsOn = (typeof WINDOW_STARTS_ON)[number];
 
+/**
+ * Triggers that are themselves a due point (the register's expiry date): a rule counted from one
+ * may fall due on it (offset 0) and open its window before it. Every other trigger is an event
+ * (filing, registration, grant) that a deadline must follow.
+ */
+export const DUE_POINT_TRIGGERS: readonly TriggerField[] = ['expiry_date', 'renewal_due_date'];
+
+/** Offsets beyond these bounds are data-entry errors, not law (no term runs a century). */
+export const MAX_DUE_OFFSET_MONTHS = 1200;
+export const MAX_DUE_OFFSET_DAYS = 31;
+export const MAX_GRACE_MONTHS = 24;
+
 export interface RuleSource {
   citation: string;
   /** Null when the citation is from own knowledge and no address was found. */
@@ -39,6 +51,11 @@ export interface RuleSource {
 
 export interface DeadlineRuleExample {
   trigger_date: IsoDate;
+  /**
+   * Other input dates of the worked example, beyond the trigger (e.g. the filing date a
+   * transitional rule's applicability is judged on); empty when the trigger alone suffices.
+   */
+  input_dates: Partial<Record<TriggerField, IsoDate>>;
   window_opens: IsoDate | null;
   due_date: IsoDate;
   grace_expiry: IsoDate;
@@ -55,11 +72,21 @@ export interface DeadlineRule {
   trigger_field: TriggerField;
   trigger_fallbacks: TriggerField[];
   due_offset_months: number;
+  /**
+   * Days added to the month offset (negative allowed): -1 where a term "beginning on" the trigger
+   * ends the day before the anniversary (HK). Recurrences and window/grace count from the result.
+   */
+  due_offset_days: number;
   /** null: no opening restriction known (the deadline can be met any time before the due date). */
   window_opens_months_before_due: number | null;
   grace_months: number;
   recurring_every_months: number | null;
   optional: boolean;
+  /**
+   * A madrid rule of the international register that every Madrid designation's computation
+   * includes, whatever the designated jurisdiction (the WIPO renewal keeps each designation alive).
+   */
+  covers_all_designations: boolean;
   consequence_if_missed: string;
   applies_to_statuses: string[];
   applicable_from_date: IsoDate | null;
@@ -218,6 +245,14 @@ function countAt(obj: JsonObject, key: string, path: string): number {
   return value;
 }
 
+function integerAt(obj: JsonObject, key: string, path: string, bound: number): number {
+  const value = obj[key] ?? 0;
+  if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > bound) {
+    throw new RuleCorpusError(`${path}.${key}`, `must be an integer from -${bound} to ${bound}`);
+  }
+  return value;
+}
+
 function optionalCountAt(obj: JsonObject, key: string, path: string): number | null {
   return obj[key] === undefined || obj[key] === null ? null : countAt(obj, key, path);
 }
@@ -268,6 +303,7 @@ function sourcesAt(obj: JsonObject, key: string, path: string, required: boolean
     return { citation: stringAt(source, 'citation', itemPath), url: optionalStringAt(source, 'url', itemPath) };
   });
   if (required && sources.length === 0) throw new RuleCorpusError(`${path}.${key}`, 'must cite at least one source');
+  if (required && sources.every((source) => source.url === null)) throw new RuleCorpusError(`${path}.${key}`, 'must give a URL for at least one source');
   return sources;
 }
 
@@ -298,10 +334,19 @@ function readCalendar(id: string, value: unknown): CalendarDefinition {
   };
 }
 
+function readInputDates(value: unknown, path: string): Partial<Record<TriggerField, IsoDate>> {
+  if (value === undefined || value === null) return {};
+  const obj = objectAt(value, path);
+  const dates: Partial<Record<TriggerField, IsoDate>> = {};
+  for (const key of Object.keys(obj)) dates[enumValue(key, TRIGGER_FIELDS, `${path}.${key}`)] = dateAt(obj, key, path);
+  return dates;
+}
+
 function readDeadlineExample(value: unknown, path: string): DeadlineRuleExample {
   const obj = objectAt(value, path);
   return {
     trigger_date: dateAt(obj, 'trigger_date', path),
+    input_dates: readInputDates(obj.input_dates, `${path}.input_dates`),
     window_opens: optionalDateAt(obj, 'window_opens', path),
     due_date: dateAt(obj, 'due_date', path),
     grace_expiry: dateAt(obj, 'grace_expiry', path),
@@ -309,11 +354,33 @@ function readDeadlineExample(value: unknown, path: string): DeadlineRuleExample 
   };
 }
 
+/**
+ * Offsets no law can have: beyond the bounds above; a deadline on or before the event that
+ * triggers it; a window opening before that event. Rules counted from a due point (expiry date)
+ * may fall due on it and open before it.
+ */
+function checkOffsets(rule: DeadlineRule, path: string): void {
+  if (rule.due_offset_months > MAX_DUE_OFFSET_MONTHS)
+    throw new RuleCorpusError(`${path}.due_offset_months`, `impossible offset: more than ${MAX_DUE_OFFSET_MONTHS} months`);
+  if (rule.grace_months > MAX_GRACE_MONTHS) throw new RuleCorpusError(`${path}.grace_months`, `impossible grace: more than ${MAX_GRACE_MONTHS} months`);
+  if (rule.recurring_every_months !== null && rule.recurring_every_months > MAX_DUE_OFFSET_MONTHS) {
+    throw new RuleCorpusError(`${path}.recurring_every_months`, `impossible recurrence: more than ${MAX_DUE_OFFSET_MONTHS} months`);
+  }
+  const triggers = [rule.trigger_field, ...rule.trigger_fallbacks];
+  if (triggers.some((field) => DUE_POINT_TRIGGERS.includes(field))) return;
+  if (rule.due_offset_months === 0 && rule.due_offset_days <= 0) {
+    throw new RuleCorpusError(`${path}.due_offset_months`, `impossible offset: due on or before its trigger ${rule.trigger_field}`);
+  }
+  if (rule.window_opens_months_before_due !== null && rule.window_opens_months_before_due > rule.due_offset_months) {
+    throw new RuleCorpusError(`${path}.window_opens_months_before_due`, `impossible offset: the window would open before its trigger ${rule.trigger_field}`);
+  }
+}
+
 function readDeadlineRule(value: unknown, path: string, calendars: Record<string, CalendarDefinition>): DeadlineRule {
   const obj = objectAt(value, path);
   const applicabilityFields =
     obj.applicability_fields === undefined || obj.applicability_fields === null ? null : enumListAt(obj, 'applicability_fields', TRIGGER_FIELDS, path);
-  return {
+  const rule: DeadlineRule = {
     id: stringAt(obj, 'id', path),
     jurisdiction_code: stringAt(obj, 'jurisdiction_code', path),
     office_code: stringAt(obj, 'office_code', path),
@@ -323,10 +390,12 @@ function readDeadlineRule(value: unknown, path: string, calendars: Record<string
     trigger_field: enumAt(obj, 'trigger_field', TRIGGER_FIELDS, path),
     trigger_fallbacks: enumListAt(obj, 'trigger_fallbacks', TRIGGER_FIELDS, path),
     due_offset_months: countAt(obj, 'due_offset_months', path),
+    due_offset_days: integerAt(obj, 'due_offset_days', path, MAX_DUE_OFFSET_DAYS),
     window_opens_months_before_due: optionalCountAt(obj, 'window_opens_months_before_due', path),
     grace_months: countAt(obj, 'grace_months', path),
     recurring_every_months: positiveCountAt(obj, 'recurring_every_months', path),
     optional: booleanAt(obj, 'optional', path),
+    covers_all_designations: obj.covers_all_designations === undefined ? false : booleanAt(obj, 'covers_all_designations', path),
     consequence_if_missed: stringAt(obj, 'consequence_if_missed', path),
     applies_to_statuses: stringListAt(obj, 'applies_to_statuses', path),
     applicable_from_date: optionalDateAt(obj, 'applicable_from_date', path),
@@ -338,6 +407,11 @@ function readDeadlineRule(value: unknown, path: string, calendars: Record<string
     notes: optionalStringAt(obj, 'notes', path) ?? '',
     examples: obj.examples === undefined ? [] : listAt(obj, 'examples', path, readDeadlineExample),
   };
+  checkOffsets(rule, path);
+  if (rule.covers_all_designations && rule.filing_route !== 'madrid') {
+    throw new RuleCorpusError(`${path}.covers_all_designations`, 'only a madrid rule can cover all designations');
+  }
+  return rule;
 }
 
 function readCommonExtension(value: unknown, path: string): CommonExtension | null {

@@ -254,6 +254,62 @@ describe('domain/deadlines', () => {
       });
     });
 
+    describe('Madrid designations', () => {
+      const designation = { filing_route: 'madrid' as const, international_registration_date: '2016-05-05' };
+      it('a US designation gets its §71 declarations and the WIPO renewal', () => {
+        const result = computeDeadlines(corpus, { jurisdiction: 'US', ...designation, registration_date: '2020-01-07' }, options());
+        // §71 examples: registered 2020-01-07, due 2026-01-07 and (10-year) 2030-01-07, a Monday;
+        // WO example: IR 2016-05-05, due 2026-05-05.
+        expect(result.deadlines.map((d) => [d.jurisdiction_code, d.type, d.due_date])).to.deep.equal([
+          ['US', 'declaration_of_use', '2026-01-07'],
+          ['WO', 'renewal', '2026-05-05'],
+          ['US', 'declaration_of_use', '2030-01-07'],
+        ]);
+      });
+      it('a Mexican designation gets the declaration of use counted from the Mexican grant', () => {
+        // MX.madrid example: granted 2021-03-10, due 2024-06-10; as of 2024-04-01 the window is open.
+        const result = computeDeadlines(
+          corpus,
+          { jurisdiction: 'MX', ...designation, protection_grant_date: '2021-03-10' },
+          options({ asOfDate: '2024-04-01' }),
+        );
+        expect(result.deadlines.map((d) => [d.jurisdiction_code, d.type, d.due_date, d.trigger_field])).to.deep.equal([
+          ['MX', 'declaration_of_use', '2024-06-10', 'protection_grant_date'],
+          ['WO', 'renewal', '2026-05-05', 'international_registration_date'],
+        ]);
+      });
+      it('a national mark gets no WIPO renewal, and WO itself lists its renewal once', () => {
+        const national = computeDeadlines(corpus, { jurisdiction: 'GB', filing_date: '2016-05-05', international_registration_date: '2016-05-05' }, options());
+        expect(national.deadlines.map((d) => d.jurisdiction_code)).to.deep.equal(['GB']);
+        const wo = computeDeadlines(corpus, { jurisdiction: 'WIPO', international_registration_date: '2016-05-05' }, options());
+        expect(wo.deadlines.map((d) => [d.jurisdiction_code, d.due_date])).to.deep.equal([['WO', '2026-05-05']]);
+      });
+    });
+
+    describe('new corpus conventions', () => {
+      it('a term ending the day before the anniversary recurs from the anniversary (HK, due_offset_days -1)', () => {
+        const rule = ruleById('HK.national.renewal_10yr');
+        // Filed 2016-08-30: terms end 2026-08-29 and 2036-08-29 (s.50(4): each renewal runs from the expiry).
+        expect(nominalOccurrence(rule, '2016-08-30', 2).due_date).to.equal('2036-08-29');
+        // Filed 2016-03-01: the 10-year term ends on 2026-02-28.
+        expect(nominalOccurrence(rule, '2016-03-01', 1).due_date).to.equal('2026-02-28');
+      });
+      it('Norway counts from the filing date for applications from 2010-07-01 and from registration before', () => {
+        const due = (input: DeadlineInput) =>
+          computeDeadlines(corpus, input, options({ horizonYears: 10 })).deadlines.map((d) => [d.trigger_field, d.due_date]);
+        // Filed 2010-07-01, registered 2011-02-01: due 2030-07-01 (a Monday).
+        expect(due({ jurisdiction: 'NO', filing_date: '2010-07-01', registration_date: '2011-02-01' })).to.deep.equal([['filing_date', '2030-07-01']]);
+        // Filed 2010-06-30, registered 2011-02-01: due 2031-02-01 (a Saturday, rolled to Monday 2031-02-03), beyond the first renewal in 2021.
+        expect(due({ jurisdiction: 'NO', filing_date: '2010-06-30', registration_date: '2011-02-01' })).to.deep.equal([['registration_date', '2031-02-03']]);
+      });
+      it('the Philippine 3-year declaration applies to pending applications too', () => {
+        const result = computeDeadlines(corpus, { jurisdiction: 'PH', status: 'examining', filing_date: '2023-03-16' }, options());
+        expect(result.deadlines.map((d) => [d.type, d.due_date, d.consequence_if_missed])).to.deep.equal([
+          ['declaration_of_use', '2026-03-16', 'refusal_or_removal'],
+        ]);
+      });
+    });
+
     describe('as-of date defaults to today in the office time zone', () => {
       // Registered 2020-01-01: §8 due 2026-01-01 (New Year's Day) rolls to Friday 2026-01-02.
       const instant = new Date('2026-01-01T03:00:00Z');

@@ -250,6 +250,7 @@ describe('domain/opposition', () => {
         'JP/madrid_designation/registration_publication',
         'CH/domestic/registration_publication',
         'DE/domestic/registration_publication',
+        'TW/domestic/registration_publication',
       ]);
     });
     it('combines filters with AND, values within one filter with OR', () => {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import corpusJson from '../../data/rules.json';
 import { listDeadlineRules } from '../../domain/deadline-rules';
 import { computeDeadlines } from '../../domain/deadlines';
@@ -41,6 +43,37 @@ describe('domain/rules', () => {
       ['a negative offset', (c) => (c.deadline_rules[0]!.due_offset_months = -1), /due_offset_months: must be a non-negative integer/],
       ['a zero recurrence', (c) => (c.deadline_rules[1]!.recurring_every_months = 0), /recurring_every_months: must be positive or null/],
       ['no sources', (c) => (c.deadline_rules[0]!.sources = []), /sources: must cite at least one source/],
+      [
+        'no source with a URL',
+        (c) => (c.deadline_rules[0]!.sources = [{ citation: '15 U.S.C. §1058', url: null }]),
+        /sources: must give a URL for at least one source/,
+      ],
+      ['an opposition rule without sources', (c) => (c.opposition_rules[0]!.sources = []), /opposition_rules\[0\]\.sources: must cite at least one source/],
+      [
+        'an impossible offset: due on its trigger event',
+        (c) => (c.deadline_rules[0]!.due_offset_months = 0),
+        /due_offset_months: impossible offset: due on or before its trigger registration_date/,
+      ],
+      [
+        'an impossible offset: due before its trigger event',
+        (c) => Object.assign(c.deadline_rules[0]!, { due_offset_months: 0, due_offset_days: -1 }),
+        /impossible offset: due on or before its trigger/,
+      ],
+      [
+        'an impossible offset: window opening before the trigger event',
+        (c) => (c.deadline_rules[0]!.window_opens_months_before_due = 73),
+        /window_opens_months_before_due: impossible offset: the window would open before its trigger/,
+      ],
+      ['an impossible offset: over a century', (c) => (c.deadline_rules[0]!.due_offset_months = 1201), /impossible offset: more than 1200 months/],
+      ['a day offset out of range', (c) => (c.deadline_rules[0]!.due_offset_days = 32), /due_offset_days: must be an integer from -31 to 31/],
+      ['a fractional day offset', (c) => (c.deadline_rules[0]!.due_offset_days = 0.5), /due_offset_days: must be an integer/],
+      ['an impossible grace', (c) => (c.deadline_rules[0]!.grace_months = 25), /grace_months: impossible grace/],
+      ['designation scope on a national rule', (c) => (c.deadline_rules[0]!.covers_all_designations = true), /only a madrid rule can cover all designations/],
+      [
+        'an example input date for an unknown field',
+        (c) => ((c.deadline_rules[0]!.examples as Array<Record<string, unknown>>)[0]!.input_dates = { publication_date: '2020-01-01' }),
+        /examples\[0\]\.input_dates\.publication_date: must be one of/,
+      ],
       ['a duplicate id', (c) => (c.deadline_rules[1]!.id = c.deadline_rules[0]!.id), /duplicate rule US\.national\.section8_6yr/],
       ['an undefined calendar', (c) => (c.deadline_rules[0]!.holiday_calendar = 'US-ZZ'), /holiday_calendar: US-ZZ is not defined under calendars/],
       ['a calendar date-holidays does not know', (c) => (c.calendars['XX'] = { ...c.calendars['US']! }), /calendars\.XX: date-holidays does not know/],
@@ -57,47 +90,81 @@ describe('domain/rules', () => {
         expect(() => loadRuleCorpus(corpus)).to.throw(RuleCorpusError, message);
       });
     }
+    it('accepts offset 0 and a window before the trigger for a rule counted from a due point (expiry date)', () => {
+      const corpus = copy();
+      const legacy = corpus.deadline_rules.find((rule) => rule.id === 'CA.national.renewal_from_expiry_legacy')!;
+      expect(legacy).to.include({ due_offset_months: 0, window_opens_months_before_due: 6 });
+      expect(() => loadRuleCorpus(corpus)).to.not.throw();
+    });
     it('not even an object', () => {
       expect(() => loadRuleCorpus(null)).to.throw(RuleCorpusError, /\$: must be an object/);
+    });
+  });
+
+  describe('README coverage table', () => {
+    it('lists every corpus jurisdiction with its rule counts and verified share', () => {
+      const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+      const table = readme.split('<!-- coverage-table')[1]!.split('\n\n')[0]!;
+      const rows = new Map(
+        table
+          .split('\n')
+          .filter((line) => /^\| [^-]/.test(line) && !line.startsWith('| Jurisdiction'))
+          .map((line) => line.split('|').map((cell) => cell.trim()))
+          .map((cells) => [cells[2]!, cells.slice(3, 6)]),
+      );
+      const corpus = loadRuleCorpus(corpusJson);
+      const codes = [...new Set(corpus.deadline_rules.map((rule) => rule.jurisdiction_code))];
+      expect([...rows.keys()].sort()).to.deep.equal([...codes].sort());
+      for (const code of codes) {
+        const deadline = corpus.deadline_rules.filter((rule) => rule.jurisdiction_code === code);
+        const opposition = corpus.opposition_rules.filter((rule) => rule.jurisdiction_code === code);
+        const verified = (rules: Array<{ verified: boolean }>) => rules.filter((rule) => rule.verified).length;
+        const share = Math.round((100 * (verified(deadline) + verified(opposition))) / (deadline.length + opposition.length));
+        expect(rows.get(code), code).to.deep.equal([
+          `${deadline.length} (${verified(deadline)})`,
+          `${opposition.length} (${verified(opposition)})`,
+          `${share}%`,
+        ]);
+      }
     });
   });
 
   describe('rules are data', () => {
     it('a new jurisdiction needs only corpus entries', () => {
       const corpus = copy();
-      corpus.calendars['NO'] = { time_zone: 'Europe/Oslo', closed_holiday_types: ['public'], extra_closed_days: [], notes: 'test' };
+      corpus.calendars['SE'] = { time_zone: 'Europe/Stockholm', closed_holiday_types: ['public'], extra_closed_days: [], notes: 'test' };
       corpus.deadline_rules.push({
         ...corpus.deadline_rules.find((rule) => rule.id === 'CH.national.renewal_10yr')!,
-        id: 'NO.national.renewal_10yr',
-        jurisdiction_code: 'NO',
-        office_code: 'NO',
-        holiday_calendar: 'NO',
+        id: 'SE.national.renewal_10yr',
+        jurisdiction_code: 'SE',
+        office_code: 'SE',
+        holiday_calendar: 'SE',
       });
       corpus.opposition_rules.push({
         ...corpus.opposition_rules.find((rule) => rule.office_code === 'FR')!,
-        jurisdiction_code: 'NO',
-        office_code: 'NO',
-        office_time_zone: 'Europe/Oslo',
-        holiday_calendar: 'NO',
+        jurisdiction_code: 'SE',
+        office_code: 'SE',
+        office_time_zone: 'Europe/Stockholm',
+        holiday_calendar: 'SE',
       });
       const loaded = loadRuleCorpus(corpus);
       const deadlines = computeDeadlines(
         loaded,
-        { jurisdiction: 'no', filing_date: '2016-05-05' },
+        { jurisdiction: 'se', filing_date: '2016-05-05' },
         { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false },
       );
       expect(deadlines.supported).to.equal(true);
-      // 2026-05-05 is a Tuesday and no Norwegian holiday.
+      // 2026-05-05 is a Tuesday and no Swedish holiday.
       expect(deadlines.deadlines.map((d) => d.due_date)).to.deep.equal(['2026-05-05']);
       // Published Friday 2025-03-28: two months later is Wednesday 2025-05-28.
       const window = computeOppositionWindow(loaded, {
-        office_code: 'no',
+        office_code: 'se',
         filing_route: 'domestic',
         trigger_event: 'application_publication',
         publication_date: '2025-03-28',
         as_of_date: '2025-04-01',
       });
-      expect(window).to.include({ jurisdiction_code: 'NO', window_closes: '2025-05-28', status: 'open' });
+      expect(window).to.include({ jurisdiction_code: 'SE', window_closes: '2025-05-28', status: 'open' });
     });
   });
 

@@ -4,7 +4,9 @@
  * opposition_window. Expected dates come from the corpus's worked examples or hand calculation.
  */
 import { expect } from 'chai';
+import corpusJson from '../../data/rules.json';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
+import { loadRuleCorpus } from '../../domain/rules';
 import { beforeShared, type TestApp } from '../support/harness';
 import { fails as expectError } from '../support/http';
 
@@ -48,11 +50,106 @@ function plusDays(date: string, days: number): string {
 
 const usRegistered = { jurisdiction: 'us', registration_date: '2020-05-05' };
 
+const corpus = loadRuleCorpus(corpusJson);
+
+/**
+ * The last day a corpus example expects: its nominal date, or the rolled date its notes give by
+ * hand ("2026-04-12 is a Sunday: rolled due 2026-04-13"). A nominal date on a closed day that the
+ * notes leave out fails the test, so the notes must document every roll.
+ */
+function expectedLastDay(nominal: string, notes: string | null): string {
+  for (const match of (notes ?? '').matchAll(/(\d{4}-\d{2}-\d{2}) is a [^;.]*?rolled[a-z ]*?(\d{4}-\d{2}-\d{2})/g)) {
+    if (match[1] === nominal) return match[2]!;
+  }
+  return nominal;
+}
+
 describe('REST: deadlines and opposition windows', function () {
   let app: TestApp;
 
   beforeShared((fixture) => {
     app = fixture.app;
+  });
+
+  describe('POST /v1/deadlines/compute: every worked example of the corpus', function () {
+    for (const rule of corpus.deadline_rules) {
+      rule.examples.forEach((example, index) => {
+        it(`${rule.id} example ${index + 1}`, async function () {
+          const item = {
+            jurisdiction: rule.jurisdiction_code,
+            filing_route: rule.filing_route,
+            status: rule.applies_to_statuses.includes('registered') ? 'registered' : rule.applies_to_statuses[0],
+            ...example.input_dates,
+            [rule.trigger_field]: example.trigger_date,
+          };
+          // As of the nominal due date, the first occurrence is live and within a 1-year horizon.
+          const response = await app.post('/v1/deadlines/compute', { items: [item], as_of_date: example.due_date, horizon_years: 1 });
+          const body = (await response.json()) as ListBody<Computation>;
+          expect(response.status, JSON.stringify(body)).to.equal(200);
+          const found = body.data[0]!.deadlines.filter((d) => (d as Deadline & { name: string }).name === rule.name);
+          expect(found, JSON.stringify(body.data[0])).to.have.length(1);
+          expect(found[0]).to.include({
+            trigger_field: rule.trigger_field,
+            trigger_date: example.trigger_date,
+            window_opens: example.window_opens,
+            due_date: expectedLastDay(example.due_date, example.notes),
+            grace_expiry: expectedLastDay(example.grace_expiry, example.notes),
+          });
+        });
+      });
+    }
+  });
+
+  describe('POST /v1/deadlines/compute: Madrid designations', function () {
+    it('gives a Philippine designation the Philippine declarations of use and the WIPO renewal', async function () {
+      // IR 2021-03-15 designating PH; IPOPHL granted protection 2022-05-18. By hand: 3-year DAU
+      // from the IR date 2024-03-15 (a Friday; missed as of 2025-06-01 and not listed); 5th-year DAU
+      // from the grant: window 2027-05-18, due 2028-05-18 (Thursday); WIPO renewal 2031-03-15
+      // (a Saturday, rolled to Monday 2031-03-17 on the CH calendar), window 2030-09-15.
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [
+          {
+            jurisdiction: 'PH',
+            filing_route: 'madrid',
+            international_registration_date: '2021-03-15',
+            designation_date: '2021-03-15',
+            protection_grant_date: '2022-05-18',
+          },
+        ],
+        as_of_date: '2025-06-01',
+        horizon_years: 6,
+      });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      const summary = body.data[0]!.deadlines.map((d) => [
+        (d as Deadline & { jurisdiction_code: string }).jurisdiction_code,
+        d.type,
+        d.window_opens,
+        d.due_date,
+      ]);
+      expect(summary).to.deep.equal([
+        ['PH', 'declaration_of_use', '2027-05-18', '2028-05-18'],
+        ['WO', 'renewal', '2030-09-15', '2031-03-17'],
+      ]);
+    });
+
+    it('gives a designation of a party without own Madrid rules the WIPO renewal alone, and a national BX mark its own renewal', async function () {
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [
+          { jurisdiction: 'BX', filing_route: 'madrid', international_registration_date: '2016-05-05', registration_date: '2016-09-01' },
+          { jurisdiction: 'BX', filing_date: '2016-05-05' },
+        ],
+        as_of_date: '2025-06-01',
+      });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      // WO example: IR 2016-05-05, due 2026-05-05 (Tuesday). BX: filed 2016-05-05, due 2026-05-05.
+      expect(body.data[0]!.deadlines.map((d) => [d.type, d.due_date, (d as Deadline & { jurisdiction_code: string }).jurisdiction_code])).to.deep.equal([
+        ['renewal', '2026-05-05', 'WO'],
+      ]);
+      expect(body.data[1]).to.include({ filing_route: 'regional', supported: true });
+      expect(body.data[1]!.deadlines.map((d) => [d.type, d.due_date])).to.deep.equal([['renewal', '2026-05-05']]);
+    });
   });
 
   describe('POST /v1/deadlines/compute', function () {
@@ -311,6 +408,34 @@ describe('REST: deadlines and opposition windows', function () {
       // The corpus keeps unverified rules (CA is one) and says so.
       const canada = (await (await app.get('/v1/deadline-rules?jurisdiction=CA')).json()) as ListBody<{ verified: boolean }>;
       expect(canada.data.some((r) => r.verified === false)).to.equal(true);
+    });
+
+    it('serves the new jurisdictions with their offsets, designation scope and example input dates', async function () {
+      const response = await app.get('/v1/deadline-rules?jurisdiction=HK,NO,WO');
+      const body = (await response.json()) as ListBody<{
+        id: string;
+        due_offset_days: number;
+        covers_all_designations: boolean;
+        examples: Array<{ input_dates: Array<{ field: string; date: string }> }>;
+      }>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      const byId = new Map(body.data.map((r) => [r.id, r]));
+      expect(byId.get('HK.national.renewal_10yr')).to.include({ due_offset_days: -1, covers_all_designations: false });
+      expect(byId.get('WO.madrid.renewal_10yr')).to.include({ due_offset_days: 0, covers_all_designations: true });
+      expect(byId.get('NO.national.renewal_10yr_pre2010')!.examples[0]!.input_dates).to.deep.equal([{ field: 'filing_date', date: '2008-11-03' }]);
+      const jurisdictions = (await (await app.get('/v1/jurisdictions')).json()) as ListBody<{ code: string }>;
+      const offices = (await (await app.get('/v1/offices')).json()) as ListBody<{ code: string }>;
+      for (const code of new Set(corpus.deadline_rules.map((r) => r.jurisdiction_code))) {
+        if (code === 'WO' || code === 'EU') continue; // listed as WIPO and EU/EM
+        expect(
+          jurisdictions.data.map((j) => j.code),
+          code,
+        ).to.include(code);
+        expect(
+          offices.data.map((o) => o.code),
+          code,
+        ).to.include(code);
+      }
     });
   });
 
