@@ -541,12 +541,13 @@ export const ALERT_TRIGGER_TYPES = [
   'cancellation',
   'event',
   'mark_change',
+  'renewal_window_opened',
 ] as const;
 export type AlertTriggerType = (typeof ALERT_TRIGGER_TYPES)[number];
 
 export interface AlertTrigger {
   type: AlertTriggerType;
-  /** The trademark record version whose change produced the alert. */
+  /** The trademark record version whose change produced the alert (renewal_window_opened: the version current then). */
   record_version: number;
   changed_fields: string[];
   /** For `event` and `opposition_filed`: the event type code (data/event_types.json). */

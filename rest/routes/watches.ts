@@ -37,7 +37,7 @@ const alertFilters: ParamSpec[] = [
 ];
 
 const alertTriggers =
-  'Triggers: new_filing (a mark first seen), publication, registration, opposition_filed, cancellation, status_change, event (another office event), mark_change (text, classes or owner changed). ' +
+  'Triggers: new_filing (a mark first seen), publication, registration, opposition_filed, cancellation, status_change, event (another office event), mark_change (text, classes or owner changed), renewal_window_opened (trademark watches: a renewal window of a watched mark opened; checked daily; must_act_by is the renewal due date). ' +
   'One alert per watch, mark and record version, named by the most consequential trigger of that version.';
 
 export const watchRoutes: readonly RouteDef[] = [

@@ -461,3 +461,38 @@ describe('the alertCreated subscription (server-sent events)', function () {
     mine.abort();
   });
 });
+
+describe('trademark watches: a renewal window opening (time, not a change)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let clock = new Date('2026-01-05T12:00:00Z');
+  before(async () => {
+    app = await startTestApp({ marks: 20, now: () => clock });
+  });
+  after(async () => app.close());
+
+  it('alerts once when the window opens, with must_act_by the renewal due date', async () => {
+    const writer = new MarkWriter(app.adapters.store);
+    // Registered 2017-03-01: the 10-year renewal is due 2027-03-01, filable from a year before
+    // (15 U.S.C. 1059; 37 CFR 2.182), so the window opens 2026-03-01.
+    const { trademark_id } = await addMark(app.adapters.store, writer, {
+      markText: 'Heron Vale',
+      officeCode: 'US',
+      classes: [9],
+      ownerName: null,
+      status: 'registered',
+      today: '2017-03-01',
+    });
+    const watch = await ok<Watch>(await send(app, 'POST', '/v1/watches', { watch_type: 'trademark', query: { trademark_ids: [trademark_id] } }), 201);
+    await app.server.watchEvaluator.catchUp();
+    expect(await app.server.watchEvaluator.sweepRenewalWindows()).to.equal(0);
+    clock = new Date('2026-03-02T12:00:00Z');
+    expect(await app.server.watchEvaluator.sweepRenewalWindows()).to.equal(1);
+    expect(await app.server.watchEvaluator.sweepRenewalWindows()).to.equal(0);
+    const alerts = (await ok<List<Alert>>(await send(app, 'GET', `/v1/watches/${watch.id}/alerts`))).data.filter(
+      (alert) => alert.trigger.type === 'renewal_window_opened',
+    );
+    expect(alerts).to.have.length(1);
+    expect(alerts[0]?.must_act_by).to.equal('2027-03-01');
+  });
+});

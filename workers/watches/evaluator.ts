@@ -14,7 +14,10 @@
  */
 import type { DocumentStore, StoredDocument } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
-import { COLLECTIONS, type AlertDoc, type EventDoc, type TrademarkChangeDoc, type TrademarkDoc, type WatchDoc } from '../../domain/records';
+import { computeDeadlinesBatch } from '../../domain/deadlines';
+import { deadlineInputOf } from '../../domain/mark-deadlines';
+import { COLLECTIONS, type AlertDoc, type AlertTrigger, type EventDoc, type TrademarkChangeDoc, type TrademarkDoc, type WatchDoc } from '../../domain/records';
+import { ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -94,23 +97,8 @@ export class WatchEvaluator {
         this.position = batch.position;
         continue;
       }
-      const { alerts, events, touched } = await this.evaluate(changes);
-      await this.store.transaction(async () => {
-        const alertRows = this.store.collection<AlertDoc>(COLLECTIONS.alerts);
-        const existing = new Set((await alertRows.findByIds(alerts.map((alert) => alert._id))).map((alert) => alert._id));
-        const fresh = alerts.filter((alert) => !existing.has(alert._id));
-        if (fresh.length > 0) await alertRows.insertMany(fresh);
-        const freshEvents = events.filter((event) => !existing.has(String(event.data.alert_id)));
-        if (freshEvents.length > 0) await this.store.collection<EventDoc>(COLLECTIONS.events).insertMany(freshEvents);
-        for (const [watchId, state] of touched) {
-          const created = fresh.filter((alert) => alert.watch_id === watchId).length;
-          await this.store
-            .collection<WatchDoc>(COLLECTIONS.watches)
-            .updateOne({ _id: watchId }, { $set: { last_change_at: state.lastChangeAt }, ...(created > 0 ? { $inc: { alerts_created: created } } : {}) });
-        }
-        await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position: batch.position });
-        report.alerts += fresh.length;
-      });
+      const { alerts, touched } = await this.evaluate(changes);
+      report.alerts += await this.storeAlerts(alerts, touched, batch.position);
       this.position = batch.position;
       report.changes += changes.length;
     }
@@ -126,7 +114,6 @@ export class WatchEvaluator {
     );
     const now = this.now();
     const alerts: AlertDoc[] = [];
-    const events: EventDoc[] = [];
     const touched = new Map<string, { lastChangeAt: string }>();
 
     for (const { change, occurredAt } of changes) {
@@ -148,43 +135,105 @@ export class WatchEvaluator {
         // A mark already covered by this version for this watch (listed twice) alerts once.
         const alertId = derivedTimeId('alt_', Date.parse(occurredAt), `${watch._id}:${mark._id}:v${change.version}`);
         if (alerts.some((alert) => alert._id === alertId)) continue;
-        const window = oppositionWindowFor(mark, now);
-        const at = now.toISOString();
-        const alert: AlertDoc = {
-          _id: alertId,
-          organization_id: watch.organization_id,
-          watch_id: watch._id,
-          watch_type: watch.watch_type,
-          trademark_id: mark._id,
-          status: 'open',
-          trigger: {
-            type: trigger.type,
-            record_version: change.version,
-            changed_fields: change.changed_fields,
-            event_type: trigger.event_type,
-            occurred_at: occurredAt,
-          },
-          score: similarity?.score ?? null,
-          signals: similarity?.signals.map((signal) => ({ type: signal.type, strength: signal.strength, detail: signal.detail })) ?? null,
-          must_act_by: window.must_act_by,
-          opposition_window_status: window.status,
-          created_at: at,
-          updated_at: at,
+        const alertTrigger: AlertTrigger = {
+          type: trigger.type,
+          record_version: change.version,
+          changed_fields: change.changed_fields,
+          event_type: trigger.event_type,
+          occurred_at: occurredAt,
         };
-        alerts.push(alert);
-        events.push(alertCreatedEvent(alert));
+        alerts.push(newAlert(alertId, watch, mark, alertTrigger, similarity, now));
       }
     }
-    return { alerts, events, touched };
+    return { alerts, touched };
+  }
+
+  /**
+   * Writes new alerts, their `alert.created` events and the watches' counters in one transaction
+   * with the feed checkpoint (when given); alerts already stored (a batch read again) are skipped.
+   * Returns how many alerts were new.
+   */
+  private async storeAlerts(alerts: readonly AlertDoc[], touched: ReadonlyMap<string, { lastChangeAt: string }>, position?: string | null): Promise<number> {
+    return this.store.transaction(async () => {
+      const alertRows = this.store.collection<AlertDoc>(COLLECTIONS.alerts);
+      const existing = new Set((await alertRows.findByIds(alerts.map((alert) => alert._id))).map((alert) => alert._id));
+      const fresh = alerts.filter((alert) => !existing.has(alert._id));
+      if (fresh.length > 0) {
+        await alertRows.insertMany(fresh);
+        await this.store.collection<EventDoc>(COLLECTIONS.events).insertMany(fresh.map(alertCreatedEvent));
+      }
+      for (const watchId of new Set([...touched.keys(), ...fresh.map((alert) => alert.watch_id)])) {
+        const created = fresh.filter((alert) => alert.watch_id === watchId).length;
+        const lastChangeAt = touched.get(watchId)?.lastChangeAt;
+        await this.store
+          .collection<WatchDoc>(COLLECTIONS.watches)
+          .updateOne(
+            { _id: watchId },
+            { ...(lastChangeAt ? { $set: { last_change_at: lastChangeAt } } : {}), ...(created > 0 ? { $inc: { alerts_created: created } } : {}) },
+          );
+      }
+      if (position !== undefined) await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position });
+      return fresh.length;
+    });
+  }
+
+  /**
+   * Time, not a change, opens a renewal window: once a day, every active trademark watch is
+   * checked for renewal windows of its marks that have opened by today, and opened on or after the
+   * day the watch began evaluating. The alert's identity is watch + mark + the renewal's due date
+   * (the occurrence it announces), so a sweep run twice, or after a restart, alerts once.
+   */
+  async sweepRenewalWindows(): Promise<number> {
+    const now = this.now();
+    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: 'active', watch_type: 'trademark' });
+    if (watches.length === 0) return 0;
+    const portfolios = await portfolioMarksOf(this.store, watches);
+    const idsOf = (watch: WatchDoc): readonly string[] => watch.query.trademark_ids ?? portfolios.get(watch.query.portfolio_id ?? '') ?? [];
+    const marks = new Map(
+      (await this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds([...new Set(watches.flatMap(idsOf))])).map((mark) => [mark._id, mark]),
+    );
+    const alerts: AlertDoc[] = [];
+    for (const watch of watches) {
+      for (const id of idsOf(watch)) {
+        const mark = marks.get(id);
+        if (!mark) continue;
+        const [computation] = computeDeadlinesBatch(ruleCorpus, [deadlineInputOf(mark)], {
+          now,
+          horizonYears: 2,
+          includeOptional: false,
+          includeMissed: false,
+        });
+        for (const deadline of computation?.deadlines ?? []) {
+          const opens = deadline.window_opens;
+          if (deadline.type !== 'renewal' || opens === null || deadline.status === 'future' || opens < watch.evaluate_from.slice(0, 10)) continue;
+          const trigger: AlertTrigger = {
+            type: 'renewal_window_opened',
+            record_version: mark.version,
+            changed_fields: [],
+            event_type: null,
+            occurred_at: `${opens}T00:00:00.000Z`,
+          };
+          const alertId = derivedTimeId('alt_', Date.parse(trigger.occurred_at), `${watch._id}:${mark._id}:renewal:${deadline.due_date}`);
+          alerts.push({ ...newAlert(alertId, watch, mark, trigger, null, now), must_act_by: deadline.due_date });
+        }
+      }
+    }
+    return alerts.length === 0 ? 0 : this.storeAlerts(alerts, new Map());
   }
 
   /** Runs `catchUp` whenever the store reports writes, until `stop`. */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    let sweptOn = '';
     this.loop = (async () => {
       while (!this.stopped) {
         try {
+          const today = this.now().toISOString().slice(0, 10);
+          if (today !== sweptOn) {
+            await this.sweepRenewalWindows();
+            sweptOn = today;
+          }
           await this.catchUp();
           await this.store.waitForChanges(this.position ?? null, 1000);
         } catch (error) {
@@ -200,6 +249,27 @@ export class WatchEvaluator {
     await this.loop;
     this.loop = null;
   }
+}
+
+/** A new open alert of `watch` about `mark`, with the mark's opposition window as trademark detail computes it. */
+function newAlert(id: string, watch: WatchDoc, mark: TrademarkDoc, trigger: AlertTrigger, similarity: SimilarityResult | null, now: Date): AlertDoc {
+  const window = oppositionWindowFor(mark, now);
+  const at = now.toISOString();
+  return {
+    _id: id,
+    organization_id: watch.organization_id,
+    watch_id: watch._id,
+    watch_type: watch.watch_type,
+    trademark_id: mark._id,
+    status: 'open',
+    trigger,
+    score: similarity?.score ?? null,
+    signals: similarity?.signals.map((signal) => ({ type: signal.type, strength: signal.strength, detail: signal.detail })) ?? null,
+    must_act_by: window.must_act_by,
+    opposition_window_status: window.status,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 /** The `alert.created` event of an alert (spec: Events; payload members shown there, and the rest). */
