@@ -50,6 +50,12 @@ export const ERROR_CATALOG = {
     retryable: false,
     suggestion: 'This feature is not part of your plan; upgrade the plan to use it.',
   },
+  resource_limit_exceeded: {
+    status: 403,
+    title: 'Resource limit exceeded',
+    retryable: false,
+    suggestion: 'Delete some of the objects named in detail, or upgrade the plan (limit_name, limit and current say which and how many).',
+  },
   not_found: {
     status: 404,
     title: 'Not found',

@@ -1,24 +1,181 @@
-// TEMPORARY STUB for type-checking (not committed); replaced by the similarity branch.
-import { foldText } from './text';
+/**
+ * How confusingly similar two marks' texts are, as a score from 0 to 1 with the signals behind
+ * it. Pure; the watch evaluator, the watch preview and the index keys all use it.
+ *
+ * The model follows how examiners and courts compare word marks: visually, aurally and
+ * conceptually, by overall impression, with the goods as a factor. Each signal is one of those
+ * tests that can fire, with a strength (how strongly it alone suggests confusion):
+ *
+ * - exact: the same letters once case, accents, spaces and punctuation are folded away (1.0);
+ * - visual: the same once look-alike characters are read alike (0/O, 1/l/I, 5/S, rn/m, vv/w): 0.95;
+ * - phonetic: the same Double Metaphone code for the whole mark (LEXUS/LEXIS, KWIK/QUICK): 0.9;
+ *   or for some of the protected mark's words: 0.85 × the share of its words that sound alike;
+ * - word_order: the same words in another order (SUN RISE / RISE SUN): 0.9;
+ * - typo: a small Damerau-Levenshtein distance on the look-alike forms, relative to length
+ *   (from 0.75 up: one slip in four letters);
+ * - containment: one mark's words all inside the other, or one mark inside the other's letters
+ *   (APPLE / APPLE MUSIC, NOVA / NOVATEC): 0.6 plus up to 0.3 for how much of the longer it is.
+ *
+ * The textual score is the strongest signal, or, when none fires, 0.8 × the Jaro-Winkler
+ * similarity of the folded texts (a soft floor that keeps unrelated marks low and ranks near
+ * misses). Classes then adjust it when both marks have them: shared Nice classes add 0.05 (the
+ * class_overlap signal), none shared multiply by 0.85, as unrelated goods weigh against confusion
+ * without excluding it (a famous mark reaches across classes).
+ */
+import doubleMetaphone from 'talisman/phonetics/double-metaphone';
+import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein';
+import jaroWinkler from 'talisman/metrics/jaro-winkler';
+import { foldedWords } from './text';
+
 export type SimilaritySignalType = 'exact' | 'phonetic' | 'visual' | 'typo' | 'containment' | 'word_order' | 'class_overlap';
+
 export interface SimilaritySignal {
   type: SimilaritySignalType;
+  /** 0..1: how strongly this signal alone suggests confusion. */
   strength: number;
+  /** Human-readable, e.g. "LEXIS sounds like LEXUS (Double Metaphone LKS)". */
   detail: string;
 }
+
 export interface SimilarityInput {
   text: string;
   niceClasses?: readonly number[];
 }
+
 export interface SimilarityResult {
+  /** 0..1, rounded to 3 decimals. */
   score: number;
+  /** The signals that fired, strongest first. */
   signals: SimilaritySignal[];
 }
-export const DEFAULT_SCORE_THRESHOLD = 0.7;
-export function scoreSimilarity(a: SimilarityInput, b: SimilarityInput): SimilarityResult {
-  const same = foldText(a.text) === foldText(b.text);
-  return same ? { score: 1, signals: [{ type: 'exact', strength: 1, detail: 'same text' }] } : { score: 0, signals: [] };
+
+/** The score from which a similarity watch alerts unless it sets its own threshold. */
+export const DEFAULT_SCORE_THRESHOLD = 0.75;
+
+const TYPO_FLOOR = 0.75;
+const CLASS_OVERLAP_BONUS = 0.05;
+const NO_CLASS_OVERLAP_FACTOR = 0.85;
+const JARO_WINKLER_WEIGHT = 0.8;
+
+/** Look-alike characters and pairs, read as the one they pass for. */
+const LOOKALIKES: ReadonlyArray<[RegExp, string]> = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/0/g, 'o'],
+  [/[1i|!]/g, 'l'],
+  [/5/g, 's'],
+  [/\$/g, 's'],
+  [/3/g, 'e'],
+  [/4/g, 'a'],
+  [/@/g, 'a'],
+  [/8/g, 'b'],
+  [/7/g, 't'],
+];
+
+const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
+
+/** Folded words with the look-alike symbols kept as letters (foldedWords drops `$`, `@`, `|`). */
+function wordsOf(text: string): string[] {
+  return foldedWords(text.replace(/[$@|!]/g, (symbol) => ({ $: 's', '@': 'a', '|': 'l', '!': 'l' })[symbol] ?? symbol));
 }
+
+/** The mark as it looks: folded, spaces gone, look-alikes read alike. */
+export function visualForm(text: string): string {
+  return LOOKALIKES.reduce((form, [pattern, letter]) => form.replace(pattern, letter), wordsOf(text).join(''));
+}
+
+/** Digits read as the letters they pass for, before a word is sounded out (letters stay letters). */
+const DIGIT_LETTERS: Readonly<Record<string, string>> = { '0': 'o', '1': 'l', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b' };
+
+/** Double Metaphone codes (primary, secondary) of a word. */
+function soundOf(word: string): string[] {
+  const letters = word.replace(/[0134578]/g, (digit) => DIGIT_LETTERS[digit] ?? digit);
+  return [...new Set(doubleMetaphone(letters).filter((code) => code.length > 0))];
+}
+
+const soundsAlike = (a: readonly string[], b: readonly string[]): boolean => a.some((code) => b.includes(code));
+
+interface Prepared {
+  text: string;
+  words: string[];
+  compact: string;
+  visual: string;
+  sound: string[];
+  wordSounds: string[][];
+}
+
+function prepare(text: string): Prepared {
+  const words = wordsOf(text);
+  const compact = words.join('');
+  return { text, words, compact, visual: visualForm(text), sound: soundOf(compact), wordSounds: words.map(soundOf) };
+}
+
+function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
+  const signals: SimilaritySignal[] = [];
+  if (a.compact.length === 0 || b.compact.length === 0) return signals;
+  if (a.compact === b.compact) {
+    signals.push({ type: 'exact', strength: 1, detail: `${b.text} is ${a.text} once case, accents, spaces and punctuation are ignored` });
+    return signals;
+  }
+  if (a.visual === b.visual)
+    signals.push({ type: 'visual', strength: 0.95, detail: `${b.text} looks like ${a.text} (look-alike characters read alike: ${a.visual})` });
+  if (soundsAlike(a.sound, b.sound)) {
+    signals.push({
+      type: 'phonetic',
+      strength: 0.9,
+      detail: `${b.text} sounds like ${a.text} (Double Metaphone ${a.sound.find((code) => b.sound.includes(code))})`,
+    });
+  } else if (a.words.length > 1 || b.words.length > 1) {
+    const alike = a.wordSounds.filter((codes) => b.wordSounds.some((other) => soundsAlike(codes, other))).length;
+    if (alike > 0) {
+      const share = alike / a.words.length;
+      signals.push({ type: 'phonetic', strength: 0.85 * share, detail: `${alike} of the ${a.words.length} words of ${a.text} sound like words of ${b.text}` });
+    }
+  }
+  if (a.words.length > 1 && [...a.words].sort().join(' ') === [...b.words].sort().join(' ')) {
+    signals.push({ type: 'word_order', strength: 0.9, detail: `${b.text} has the words of ${a.text} in another order` });
+  }
+  const distance = damerauLevenshtein(a.visual, b.visual);
+  const closeness = 1 - distance / Math.max(a.visual.length, b.visual.length);
+  if (distance > 0 && closeness >= TYPO_FLOOR) {
+    signals.push({ type: 'typo', strength: closeness, detail: `${b.text} is ${distance} keystroke${distance === 1 ? '' : 's'} from ${a.text}` });
+  }
+  const [shorter, longer] = a.compact.length <= b.compact.length ? [a, b] : [b, a];
+  const wordsInside = shorter.words.every((word) => longer.words.includes(word));
+  if (shorter.compact.length >= 3 && (wordsInside || longer.compact.includes(shorter.compact))) {
+    const strength = 0.6 + 0.3 * (shorter.compact.length / longer.compact.length);
+    signals.push({ type: 'containment', strength, detail: `${longer.text} contains ${shorter.text}` });
+  }
+  return signals;
+}
+
+export function scoreSimilarity(protectedMark: SimilarityInput, candidate: SimilarityInput): SimilarityResult {
+  const a = prepare(protectedMark.text);
+  const b = prepare(candidate.text);
+  const signals = textualSignals(a, b);
+  const floor = a.compact.length > 0 && b.compact.length > 0 ? JARO_WINKLER_WEIGHT * jaroWinkler(a.compact, b.compact) : 0;
+  let score = Math.max(floor, ...signals.map((signal) => signal.strength));
+  const classesA = protectedMark.niceClasses ?? [];
+  const classesB = candidate.niceClasses ?? [];
+  if (classesA.length > 0 && classesB.length > 0) {
+    const shared = classesA.filter((niceClass) => classesB.includes(niceClass));
+    if (shared.length > 0) {
+      score += CLASS_OVERLAP_BONUS;
+      signals.push({ type: 'class_overlap', strength: 1, detail: `both cover Nice class${shared.length === 1 ? '' : 'es'} ${shared.join(', ')}` });
+    } else {
+      score *= NO_CLASS_OVERLAP_FACTOR;
+    }
+  }
+  const rounded = signals.map((signal) => ({ ...signal, strength: round(signal.strength) })).sort((x, y) => y.strength - x.strength);
+  return { score: round(score), signals: rounded };
+}
+
+/**
+ * Candidate keys of a mark: the Double Metaphone codes of each word and of the whole mark, and
+ * its look-alike form. Two marks the scoring would call phonetic or visual matches share a key.
+ */
 export function similarityKeys(text: string): { phonetic: string[]; visual: string[] } {
-  return { phonetic: [], visual: [foldText(text).replace(/\s+/g, '')] };
+  const prepared = prepare(text);
+  if (prepared.compact.length === 0) return { phonetic: [], visual: [] };
+  return { phonetic: [...new Set([...prepared.sound, ...prepared.wordSounds.flat()])], visual: [prepared.visual] };
 }

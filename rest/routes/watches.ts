@@ -4,6 +4,7 @@
  * alert lookup are read-shaped POSTs that do not (spec: Idempotency).
  */
 import { ALERT_STATUSES, WATCH_STATUSES, WATCH_TYPES } from '../../domain/records';
+import { RESOURCE_QUOTAS } from '../../domain/resource-quotas';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
 import { MAX_ALERT_LOOKUP_IDS } from '../../resolvers/alerts/alerts';
 import { MAX_BULK_WATCHES, WATCH_NAME_MAX_LENGTH } from '../../resolvers/watches/watches';
@@ -52,7 +53,12 @@ export const watchRoutes: readonly RouteDef[] = [
     description:
       'similarity: flags new or changed marks whose text is confusingly similar to query.q, scored 0 to 1 with the signals behind the score (exact, phonetic, visual, typo, containment, word order, class overlap), from query.score_threshold up, within query.filters. ' +
       'filter: every new or changed mark matching query.filters. trademark: status, event and publication changes of query.trademark_ids or the marks of query.portfolio_id. ' +
-      'Watches hear of changes from their creation on; the plan caps how many an organization keeps (the error names the limit). ' +
+      'Watches hear of changes from their creation on. Watches an organization may keep, by plan: ' +
+      Object.entries(RESOURCE_QUOTAS)
+        .filter(([, quota]) => quota.watches > 0)
+        .map(([plan, quota]) => `${plan} ${quota.watches.toLocaleString('en-US')}`)
+        .join(', ') +
+      ' (past it, 403 resource_limit_exceeded with limit_name, limit and current). ' +
       alertTriggers,
     pathParams: [],
     body: watchFields(true),

@@ -321,6 +321,22 @@ describe('watches and alerts (issue 15)', function () {
       expect((await ok<List<Alert>>(await send(app, 'GET', `/v1/alerts?watch_id=${watch.id}`))).data).to.have.length(1);
     });
 
+    it('the plan caps the watches an organization keeps: starter 25, then 403 resource_limit_exceeded naming the limit', async () => {
+      const starter = await startTestApp({ marks: 20, organization: { plan: 'starter' } });
+      try {
+        const items = Array.from({ length: 25 }, () => ({ watch_type: 'filter', query: { filters: { offices: ['us'] } } }));
+        await ok(await send(starter, 'POST', '/v1/watches/bulk', { items }), 201);
+        const refused = await fails(await send(starter, 'POST', '/v1/watches', items[0]), 403, 'resource_limit_exceeded', 'watches');
+        expect(refused.error).to.include({ limit_name: 'watches', limit: 25, current: 25 });
+        // Deleting one frees a place.
+        const first = (await ok<List<Watch>>(await send(starter, 'GET', '/v1/watches?limit=1'))).data[0] as Watch;
+        await ok(await send(starter, 'DELETE', `/v1/watches/${first.id}`));
+        await ok(await send(starter, 'POST', '/v1/watches', items[0]), 201);
+      } finally {
+        await starter.close();
+      }
+    });
+
     it('a key without portfolios:manage is 403 forbidden; a plan without monitoring is 403 plan_upgrade_required', async () => {
       await fails(await send(app, 'GET', '/v1/watches', undefined, app.keys.billingOnly), 403, 'forbidden');
       const free = await startTestApp({ marks: 20, organization: { plan: 'free' } });
