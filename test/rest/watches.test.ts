@@ -143,6 +143,25 @@ describe('watches and alerts (issue 15)', function () {
   });
 
   describe('similarity watches', () => {
+    it('a look-alike filing alerts with its score and signals (phonetic, typo); an unrelated one does not; the preview finds it', async () => {
+      const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Luminara', filters: { offices: ['us'] } } });
+      const lookalike = await add('LUMMINARA', 'US', [9]);
+      await add('Timberwolf', 'US', [9]);
+      await add('LUMMINARA', 'EM', [9]);
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.deep.equal([lookalike]);
+      const [alert] = alerts as [Alert];
+      expect(alert.score).to.be.at.least(0.75).and.below(1);
+      expect(alert.signals?.map((signal) => signal.type)).to.include.members(['phonetic', 'typo']);
+      await app.indexer.catchUp();
+      const preview = await ok<{ data: Array<{ id: string }>; scores: Array<{ trademark_id: string; score: number }> }>(
+        await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query: { q: 'Luminara', filters: { offices: ['us'] } } }),
+      );
+      expect(preview.data.map((mark) => mark.id)).to.include(lookalike);
+      expect(preview.scores.find((entry) => entry.trademark_id === lookalike)?.score).to.equal(alert.score);
+    });
+
     it('an identical mark alerts with its score and the exact signal', async () => {
       const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Verdant Oriole', score_threshold: 0.5 } });
       const id = await add('VERDANT ORIOLE', 'GB', [9]);
