@@ -59,9 +59,6 @@ async function main(): Promise<void> {
       query: checkWatchQuery(watchType, query),
       metadata: {},
       evaluate_from: at,
-      last_change_at: null,
-      alerts_created: 0,
-      last_error: null,
       created_at: at,
       updated_at: at,
     });

@@ -199,6 +199,12 @@ export interface IndexDocument {
   [field: string]: string | number | boolean | null | Array<string | number> | undefined;
 }
 
+/**
+ * Filters name an index field, or `id` (with `eq` or `in`): the documents' own IDs (a portfolio's
+ * marks), whatever fields the index defines.
+ */
+export const DOCUMENT_ID_FIELD = 'id';
+
 export type SearchFilter =
   | { field: string; op: 'eq'; value: string | number | boolean }
   | { field: string; op: 'in'; values: ReadonlyArray<string | number> }

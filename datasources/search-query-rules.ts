@@ -3,7 +3,15 @@
  * are valid, and how free text splits into terms. Both SearchIndex adapters apply these, so a
  * query rejected (or matched) by one is rejected (or matched) by the other.
  */
-import { UnsupportedQueryError, type IndexDefinition, type IndexDocument, type IndexFieldSpec, type SearchFilter, type SearchQuery } from './ports';
+import {
+  DOCUMENT_ID_FIELD,
+  UnsupportedQueryError,
+  type IndexDefinition,
+  type IndexDocument,
+  type IndexFieldSpec,
+  type SearchFilter,
+  type SearchQuery,
+} from './ports';
 import { foldedWords } from '../domain/text';
 
 /** Terms at least this long match as substrings (trigrams); shorter ones match word prefixes. */
@@ -89,6 +97,11 @@ export function assertValidFilter(definition: IndexDefinition, filter: SearchFil
   }
   if (filter.op === 'not') {
     assertValidFilter(definition, filter.filter);
+    return;
+  }
+  if (filter.field === DOCUMENT_ID_FIELD) {
+    const values = filter.op === 'eq' ? [filter.value] : filter.op === 'in' ? filter.values : null;
+    if (values === null || values.some((value) => typeof value !== 'string')) throw new UnsupportedQueryError('"id" takes only eq or in, with string IDs');
     return;
   }
   const spec = fieldSpec(definition, filter.field);

@@ -22,6 +22,7 @@ export const COLLECTIONS = {
   feedback: 'feedback',
   idempotencyReceipts: 'idempotency_receipts',
   watches: 'watches',
+  watchStats: 'watch_stats',
   alerts: 'alerts',
   events: 'events',
   meta: 'meta',
@@ -522,12 +523,19 @@ export interface WatchDoc {
    * its last resume (changes while paused are not replayed).
    */
   evaluate_from: string;
-  /** Evaluation state (diagnostics). */
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A watch's evaluation state (diagnostics), kept apart from the watch so the evaluator's counting
+ * never changes the watch definitions it caches.
+ */
+export interface WatchStatsDoc {
+  _id: string; // the watch's ID
   last_change_at: string | null;
   alerts_created: number;
   last_error: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export const ALERT_STATUSES = ['open', 'acknowledged', 'dismissed'] as const;

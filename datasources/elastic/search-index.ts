@@ -15,6 +15,7 @@
  */
 import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import {
+  DOCUMENT_ID_FIELD,
   DependencyUnavailableError,
   UnsupportedQueryError,
   type EnsuredIndex,
@@ -121,9 +122,9 @@ function filterQuery(definition: IndexDefinition, filter: SearchFilter): Query {
     case 'not':
       return bool({ must_not: [filterQuery(definition, filter.filter)] });
     case 'eq':
-      return { term: { [filter.field]: filter.value } };
+      return filter.field === DOCUMENT_ID_FIELD ? { ids: { values: [String(filter.value)] } } : { term: { [filter.field]: filter.value } };
     case 'in':
-      return { terms: { [filter.field]: [...filter.values] } };
+      return filter.field === DOCUMENT_ID_FIELD ? { ids: { values: filter.values.map(String) } } : { terms: { [filter.field]: [...filter.values] } };
     case 'range': {
       const bounds = { gt: filter.gt, gte: filter.gte, lt: filter.lt, lte: filter.lte };
       const present = Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));

@@ -4,6 +4,7 @@
  * computed as trademark detail computes it: `window_status` `closed` for windows closed long
  * ago, marks published before 2024 included.
  */
+import { COLLECTIONS, type WatchStatsDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
 import { oppositionWindowFor } from '../trademarks/opposition-window';
 import { matchingMarks } from './preview';
@@ -15,6 +16,7 @@ export const DIAGNOSTIC_MARKS = 20;
 async function watchDiagnostics(id: string, ctx: RequestContext) {
   const watch = await requireWatch(id, ctx);
   const now = ctx.services.now();
+  const stats = await ctx.services.store.collection<WatchStatsDoc>(COLLECTIONS.watchStats).findOne({ _id: watch._id });
   const matches = await matchingMarks(watch.watch_type, watch.query, DIAGNOSTIC_MARKS, ctx.services.previewBudgetMs, ctx);
   return {
     object: 'watch_diagnostics',
@@ -22,9 +24,9 @@ async function watchDiagnostics(id: string, ctx: RequestContext) {
     status: watch.status,
     evaluation: {
       evaluating_since: watch.evaluate_from,
-      last_change_processed_at: watch.last_change_at,
-      alerts_created: watch.alerts_created,
-      last_error: watch.last_error,
+      last_change_processed_at: stats?.last_change_at ?? null,
+      alerts_created: stats?.alerts_created ?? 0,
+      last_error: stats?.last_error ?? null,
     },
     estimated_match_count: matches.count,
     marks: matches.marks.map((mark) => {

@@ -70,9 +70,6 @@ function newWatch(input: WatchInput, ctx: RequestContext, prefix = ''): WatchDoc
     query,
     metadata: input.metadata === undefined || input.metadata === null ? {} : parseMetadata(`${prefix}metadata`, input.metadata),
     evaluate_from: at,
-    last_change_at: null,
-    alerts_created: 0,
-    last_error: null,
     created_at: at,
     updated_at: at,
   };

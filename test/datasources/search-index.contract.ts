@@ -168,6 +168,16 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         expect(await idsMatching({ field: 'office', op: 'in', values: [] })).to.deep.equal([]);
       });
 
+      it('eq and in on the document id, combined with field filters', async () => {
+        expect(await idsMatching({ field: 'id', op: 'eq', value: 'tm_03' })).to.deep.equal(['tm_03']);
+        expect(await idsMatching({ field: 'id', op: 'in', values: ['tm_05', 'tm_01', 'tm_99'] })).to.deep.equal(['tm_01', 'tm_05']);
+        expect(await idsMatching({ field: 'id', op: 'in', values: ['tm_01', 'tm_04', 'tm_05'] }, { field: 'office', op: 'eq', value: 'US' })).to.deep.equal([
+          'tm_01',
+          'tm_04',
+        ]);
+        expect(await idsMatching({ field: 'id', op: 'in', values: [] })).to.deep.equal([]);
+      });
+
       it('range on dates (YYYY-MM-DD and ISO timestamps compare as strings), numbers and number arrays', async () => {
         expect(await idsMatching({ field: 'filing_date', op: 'range', gte: '2020-01-15', lt: '2022-01-01' })).to.deep.equal(['tm_01', 'tm_02', 'tm_06']);
         expect(await idsMatching({ field: 'updated_at', op: 'range', gt: '2024-04-30T23:59:59.000Z', lte: '2024-05-01T10:00:00.000Z' })).to.deep.equal([

@@ -77,6 +77,11 @@ describe('watches and alerts (issue 15)', function () {
       expect(alert.trademark).to.include({ id: matching, mark_text: 'Quartz Lantern' });
       // Not yet published: no window, nothing to act on.
       expect(alert).to.include({ must_act_by: null, opposition_window_status: 'not_published' });
+      const diagnostics = await ok<{ evaluation: { alerts_created: number; last_change_processed_at: string | null; last_error: string | null } }>(
+        await send(app, 'GET', `/v1/watches/${watch.id}/diagnostics`),
+      );
+      expect(diagnostics.evaluation).to.include({ alerts_created: 1, last_error: null });
+      expect(diagnostics.evaluation.last_change_processed_at).to.be.a('string');
     });
 
     it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {

@@ -16,7 +16,16 @@ import type { DocumentStore, StoredDocument } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
 import { computeDeadlinesBatch } from '../../domain/deadlines';
 import { deadlineInputOf } from '../../domain/mark-deadlines';
-import { COLLECTIONS, type AlertDoc, type AlertTrigger, type EventDoc, type TrademarkChangeDoc, type TrademarkDoc, type WatchDoc } from '../../domain/records';
+import {
+  COLLECTIONS,
+  type AlertDoc,
+  type AlertTrigger,
+  type EventDoc,
+  type TrademarkChangeDoc,
+  type TrademarkDoc,
+  type WatchDoc,
+  type WatchStatsDoc,
+} from '../../domain/records';
 import { ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
@@ -36,10 +45,14 @@ export interface EvaluationReport {
   alerts: number;
 }
 
+/** What a compiled watch table is built from. */
+const WATCH_TABLE_SOURCES = [COLLECTIONS.watches, 'portfolios'];
+
 export class WatchEvaluator {
   private stopped = true;
   private loop: Promise<void> | null = null;
   private position: string | null | undefined = undefined;
+  private compiled: { key: string; table: WatchTable } | null = null;
   /** catchUp calls run one after another (the loop and a caller waiting for alerts share the position). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -105,8 +118,7 @@ export class WatchEvaluator {
   }
 
   private async evaluate(changes: ReadonlyArray<{ change: TrademarkChangeDoc; occurredAt: string }>) {
-    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: 'active' });
-    const table = new WatchTable(watches, await portfolioMarksOf(this.store, watches));
+    const table = await this.watchTable();
     const markIds = [...new Set(changes.map(({ change }) => change.trademark_id))];
     const marks = new Map((await this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds(markIds)).map((mark) => [mark._id, mark]));
     const indexDocs = new Map(
@@ -149,6 +161,25 @@ export class WatchEvaluator {
   }
 
   /**
+   * The active watches compiled, kept until the watches or portfolios may have changed (the
+   * store's change tokens, read before the data): a stream of single changes does not recompile
+   * a thousand watches for each.
+   */
+  private async watchTable(): Promise<WatchTable> {
+    const tokens = await Promise.all(WATCH_TABLE_SOURCES.map((collection) => this.store.changeToken(collection)));
+    const key = tokens.some((token) => token === null) ? null : tokens.join('|');
+    if (key !== null && this.compiled?.key === key) return this.compiled.table;
+    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: 'active' });
+    const table = new WatchTable(watches, await portfolioMarksOf(this.store, watches));
+    const stats = this.store.collection<WatchStatsDoc>(COLLECTIONS.watchStats);
+    for (const [watchId, message] of table.failures) {
+      await stats.updateOne({ _id: watchId }, { $set: { last_error: message }, $setOnInsert: { last_change_at: null, alerts_created: 0 } }, { upsert: true });
+    }
+    this.compiled = key === null ? null : { key, table };
+    return table;
+  }
+
+  /**
    * Writes new alerts, their `alert.created` events and the watches' counters in one transaction
    * with the feed checkpoint (when given); alerts already stored (a batch read again) are skipped.
    * Returns how many alerts were new.
@@ -162,15 +193,19 @@ export class WatchEvaluator {
         await alertRows.insertMany(fresh);
         await this.store.collection<EventDoc>(COLLECTIONS.events).insertMany(fresh.map(alertCreatedEvent));
       }
+      const stats = this.store.collection<WatchStatsDoc>(COLLECTIONS.watchStats);
       for (const watchId of new Set([...touched.keys(), ...fresh.map((alert) => alert.watch_id)])) {
         const created = fresh.filter((alert) => alert.watch_id === watchId).length;
         const lastChangeAt = touched.get(watchId)?.lastChangeAt;
-        await this.store
-          .collection<WatchDoc>(COLLECTIONS.watches)
-          .updateOne(
-            { _id: watchId },
-            { ...(lastChangeAt ? { $set: { last_change_at: lastChangeAt } } : {}), ...(created > 0 ? { $inc: { alerts_created: created } } : {}) },
-          );
+        await stats.updateOne(
+          { _id: watchId },
+          {
+            $setOnInsert: { last_error: null, ...(lastChangeAt ? {} : { last_change_at: null }) },
+            ...(lastChangeAt ? { $set: { last_change_at: lastChangeAt } } : {}),
+            $inc: { alerts_created: created },
+          },
+          { upsert: true },
+        );
       }
       if (position !== undefined) await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position });
       return fresh.length;

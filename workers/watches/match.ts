@@ -33,12 +33,22 @@ export class WatchTable {
   private readonly byKey = new Map<string, CompiledWatch[]>();
   private readonly byTrigram = new Map<string, CompiledWatch[]>();
   private readonly trigramCount = new Map<CompiledWatch, number>();
+  /** Watches whose query could not be compiled, with the reason. */
+  readonly failures = new Map<string, string>();
 
   constructor(watches: readonly WatchDoc[], portfolioMarks: ReadonlyMap<string, readonly string[]>) {
     for (const watch of watches) {
+      let filters: SearchFilter[];
+      try {
+        filters = watchSearchFilters(watch.query);
+      } catch (error) {
+        // A query stored before a rule tightened: the watch is skipped and its diagnostics say why.
+        this.failures.set(watch._id, error instanceof Error ? error.message : String(error));
+        continue;
+      }
       const compiled: CompiledWatch = {
         watch,
-        filters: watchSearchFilters(watch.query),
+        filters,
         similarity: watch.watch_type === 'similarity' && watch.query.q ? { q: watch.query.q, threshold: watch.query.score_threshold ?? 0 } : null,
       };
       if (watch.watch_type === 'trademark') {

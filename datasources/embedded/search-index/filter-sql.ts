@@ -4,7 +4,7 @@
  * the field is missing (as in Elasticsearch and MongoDB). Array fields match through their side
  * table when any value matches.
  */
-import type { SearchFilter } from '../../ports';
+import { DOCUMENT_ID_FIELD, type SearchFilter } from '../../ports';
 import type { IndexLayout } from './schema';
 import { ftsMatches } from './text-match';
 
@@ -57,6 +57,10 @@ function textCondition(layout: IndexLayout, field: string, text: string): SqlFra
 
 function fieldCondition(layout: IndexLayout, filter: FieldFilter): SqlFragment {
   if (filter.op === 'match') return textCondition(layout, filter.field, filter.text);
+  if (filter.field === DOCUMENT_ID_FIELD && (filter.op === 'eq' || filter.op === 'in')) {
+    if (filter.op === 'in' && filter.values.length === 0) return { sql: '0', params: [] };
+    return comparison('m.id', filter);
+  }
   const isArray = Boolean(layout.definition.fields[filter.field]!.array);
   if (filter.op === 'in' && filter.values.length === 0) return { sql: '0', params: [] };
   if (!isArray) {
