@@ -24,6 +24,9 @@ export const ID_PREFIXES = {
   organization: 'org_',
   /** Not in the spec's table (it lists none for watches): chosen here, documented in the OpenAPI document. */
   watch: 'wch_',
+  /** Not in the spec's table either: portfolios and saved searches. */
+  portfolio: 'pf_',
+  saved_search: 'ss_',
   /** Entries of an organization's event log (alert.created, watch.paused, …). */
   event: 'evt_',
 } as const;

@@ -23,6 +23,8 @@ export const COLLECTIONS = {
   idempotencyReceipts: 'idempotency_receipts',
   watches: 'watches',
   watchStats: 'watch_stats',
+  portfolios: 'portfolios',
+  savedSearches: 'saved_searches',
   alerts: 'alerts',
   events: 'events',
   meta: 'meta',
@@ -593,4 +595,26 @@ export interface EventDoc {
   type: string; // alert.created, watch.created, watch.paused, …
   data: Record<string, unknown>;
   created_at: string;
+}
+
+/** A named set of an organization's marks (a client's portfolio). */
+export interface PortfolioDoc {
+  _id: string; // pf_...
+  organization_id: string;
+  name: string;
+  description: string | null;
+  trademark_ids: string[];
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The query parameters of GET /v1/trademarks kept under a name. */
+export interface SavedSearchDoc {
+  _id: string; // ss_...
+  organization_id: string;
+  name: string;
+  query: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
 }

@@ -27,6 +27,8 @@ import { alertSubscriptionResolvers } from './alerts/subscription';
 import { watchDiagnosticsResolvers } from './watches/diagnostics';
 import { watchPreviewResolvers } from './watches/preview';
 import { watchMutationResolvers, watchQueryResolvers } from './watches/watches';
+import { portfolioMutationResolvers, portfolioQueryResolvers } from './portfolios/portfolios';
+import { savedSearchMutationResolvers, savedSearchQueryResolvers } from './saved-searches/saved-searches';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -81,12 +83,16 @@ export const resolvers = {
     ...watchPreviewResolvers,
     ...watchDiagnosticsResolvers,
     ...alertQueryResolvers,
+    ...portfolioQueryResolvers,
+    ...savedSearchQueryResolvers,
   },
   Mutation: {
     ...apiKeyMutationResolvers,
     ...feedbackMutationResolvers,
     ...watchMutationResolvers,
     ...alertMutationResolvers,
+    ...portfolioMutationResolvers,
+    ...savedSearchMutationResolvers,
   },
   Subscription: alertSubscriptionResolvers,
   Alert: alertFieldResolvers,

@@ -3,7 +3,7 @@
  * Paging is keyset (`searchAfter`) under a pinned snapshot, carried in a signed cursor.
  */
 import { TRADEMARK_SORT_FIELDS } from '../../domain/contract';
-import type { SearchSort } from '../../datasources/ports';
+import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { invalid } from '../../domain/errors';
 import type { TrademarkDoc } from '../../domain/records';
@@ -62,6 +62,8 @@ export interface SearchScope {
   /** Identifies the list in cursor bindings, so a cursor of one list is refused by another. */
   listName: string;
   sortFields?: readonly string[];
+  /** SearchIndex filters of the parent resource that the list filters cannot say (a portfolio's mark IDs). */
+  extraFilters?: readonly SearchFilter[];
 }
 
 export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestContext, scope: SearchScope): Promise<TrademarkSearchPage> {
@@ -73,6 +75,7 @@ export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestCo
   const { filters, ownerName } = toSearchFilters({ ...filter, ...scope.filters });
   filters.push(...(await entityScopeFilters({ ...filter, ...scope.filters }, ctx)));
   if (ownerName !== null) filters.push({ field: 'owner_names', op: 'match', text: ownerName });
+  filters.push(...(scope.extraFilters ?? []));
   const sort = trademarkSort(args.sort, q !== undefined, scope.sortFields);
 
   const binding = { list: scope.listName, filter, q: q ?? null, sort: args.sort ?? null };

@@ -150,7 +150,7 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
 }
 
 async function previewTrademarks(query: WatchQuery, limit: number, ctx: RequestContext): Promise<Preview> {
-  const ids = query.trademark_ids ?? (await portfolioMarksOf(ctx.services.store, [{ query } as WatchDoc])).get(query.portfolio_id ?? '') ?? [];
+  const ids = query.trademark_ids ?? (await portfolioMarksOf(ctx.services.store, [{ query }])).get(query.portfolio_id ?? '') ?? [];
   const marks = await loadPresent(ctx.loaders.trademarks, ids);
   return { marks: marks.slice(0, limit), count: marks.length, basis: null, scores: new Map() };
 }

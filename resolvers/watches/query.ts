@@ -195,7 +195,7 @@ export function checkWatchQuery(type: WatchType, raw: unknown, name = 'query'): 
       query.trademark_ids = [...new Set(ids.map((id, i) => parseId(`${name}.trademark_ids[${i}]`, typeof id === 'string' ? id : JSON.stringify(id), 'tm_')))];
     } else {
       if (typeof raw.portfolio_id !== 'string') throw invalid(`${name}.portfolio_id`, 'must be a portfolio ID (pf_...)');
-      query.portfolio_id = parseId(`${name}.portfolio_id`, raw.portfolio_id, 'pf_' as IdPrefix);
+      query.portfolio_id = parseId(`${name}.portfolio_id`, raw.portfolio_id, 'pf_');
     }
   } else {
     for (const member of ['trademark_ids', 'portfolio_id'] as const) {
@@ -209,4 +209,36 @@ export function checkWatchQuery(type: WatchType, raw: unknown, name = 'query'): 
 export function watchSearchFilters(query: WatchQuery): SearchFilter[] {
   const { filters, ownerName } = toSearchFilters(watchFilterInput(query.filters));
   return ownerName === null ? filters : [...filters, { field: 'owner_names', op: 'match', text: ownerName }];
+}
+
+/** Members of a saved search's query besides the list filters. */
+const SEARCH_CONTROLS = ['q', 'sort', 'include_total'] as const;
+/** Entity scopes: search arguments (expanded against the store at search time), not watch filters. */
+const ENTITY_SCOPES = ['entity_id', 'entity_group'] as const;
+
+/**
+ * A saved search's query (the query parameters of GET /v1/trademarks, snake_case, as an object):
+ * the same value rules as watch filters, plus q, sort and include_total. REST has already parsed
+ * it with the route's own parameter specs; this check guards the GraphQL door the same way.
+ */
+export function checkTrademarkListQuery(raw: unknown, name = 'query'): Record<string, unknown> {
+  if (!isObject(raw)) throw invalid(name, 'must be an object of GET /v1/trademarks query parameters');
+  const byParam = new Map([...FILTER_KEYS.values()].map((entry) => [entry.param, entry.kind]));
+  const allowed = [...byParam.keys(), ...ENTITY_SCOPES, ...SEARCH_CONTROLS];
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const kind = byParam.get(key);
+    // offices as GET /v1/trademarks reads them (uppercase), not as watches store them.
+    if (kind)
+      query[key] =
+        key === 'offices'
+          ? (checkFilterValue(`${name}.${key}`, kind, value) as string[]).map((office) => office.toUpperCase())
+          : checkFilterValue(`${name}.${key}`, kind, value);
+    else if (key === 'include_total') query[key] = checkFilterValue(`${name}.${key}`, { type: 'boolean' }, value);
+    else if ((SEARCH_CONTROLS as readonly string[]).includes(key) || (ENTITY_SCOPES as readonly string[]).includes(key)) {
+      query[key] = checkFilterValue(`${name}.${key}`, { type: 'string' }, value);
+    } else throw invalid(`${name}.${truncate(key)}`, `is not a parameter of GET /v1/trademarks; allowed: ${allowed.join(', ')}`);
+  }
+  if (Object.keys(query).length === 0) throw invalid(name, 'must hold at least one filter or q');
+  return query;
 }

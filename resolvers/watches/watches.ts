@@ -18,7 +18,8 @@ import { pageOf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { checkWatchQuery, checkWatchType } from './query';
-import { assertResourceQuota } from './quota';
+import { assertResourceQuota } from '../organization/resource-quota';
+import { requirePortfolio } from '../portfolios/portfolios';
 
 export const WATCH_NAME_MAX_LENGTH = 200;
 /** Watches per bulk request. */
@@ -86,8 +87,14 @@ function watchEvent(watch: WatchDoc, type: string, at: string): EventDoc {
   };
 }
 
+/** A trademark watch of a portfolio needs the organization's own portfolio (404 otherwise). */
+async function checkPortfolio(query: WatchQuery, ctx: RequestContext, name = 'query.portfolio_id'): Promise<void> {
+  if (query.portfolio_id !== undefined) await requirePortfolio(query.portfolio_id, ctx, name);
+}
+
 async function storeWatches(watches: readonly WatchDoc[], ctx: RequestContext): Promise<void> {
   const { store } = ctx.services;
+  for (const [i, watch] of watches.entries()) await checkPortfolio(watch.query, ctx, watches.length > 1 ? `items[${i}].query.portfolio_id` : undefined);
   await store.transaction(async () => {
     await assertResourceQuota(ctx, 'watches', watches.length);
     await watchesOf(ctx).insertMany(watches);
@@ -156,6 +163,7 @@ async function updateWatch(args: { id: string; name?: unknown; query?: unknown; 
   const watch = await requireWatch(args.id, ctx);
   const at = ctx.services.now().toISOString();
   const query: WatchQuery = args.query === undefined || args.query === null ? watch.query : checkWatchQuery(watch.watch_type, args.query);
+  await checkPortfolio(query, ctx);
   const name = args.name === undefined ? watch.name : checkName(args.name, 'name');
   const metadata = args.metadata === undefined || args.metadata === null ? watch.metadata : mergeMetadata('metadata', watch.metadata, args.metadata);
   return saveWatch({ ...watch, name, query, metadata, updated_at: at }, 'watch.updated', ctx);

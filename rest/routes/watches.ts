@@ -10,7 +10,8 @@ import { MAX_ALERT_LOOKUP_IDS } from '../../resolvers/alerts/alerts';
 import { MAX_BULK_WATCHES, WATCH_NAME_MAX_LENGTH } from '../../resolvers/watches/watches';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
-import { alertSchema, deletedWatchSchema, watchDiagnosticsSchema, watchPreviewSchema, watchQuerySchema, watchSchema } from '../schemas/watches';
+import { deletedObjectSchema } from '../schemas/json-schema';
+import { alertSchema, watchDiagnosticsSchema, watchPreviewSchema, watchQuerySchema, watchSchema } from '../schemas/watches';
 import { limitParam, pageParams } from './paging-params';
 
 const watchIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'wch_' }, required: true, description: 'Watch ID (wch_...).' };
@@ -190,7 +191,7 @@ export const watchRoutes: readonly RouteDef[] = [
     pathParams: [watchIdParam],
     successStatus: 200,
     envelope: 'single',
-    response: deletedWatchSchema,
+    response: deletedObjectSchema('watch'),
     errors: [400, 404, 409],
     variables: ({ path }) => ({ id: path.id }),
   },

@@ -60,3 +60,6 @@ export function object(properties: Record<string, JsonSchema>, description?: str
     ...(description ? { description } : {}),
   };
 }
+
+/** What a DELETE answers: the deleted object's ID and kind, and `deleted: true`. */
+export const deletedObjectSchema = (kind: string): JsonSchema => object({ id: str(), object: constant(kind), deleted: { type: 'boolean', enum: [true] } });

@@ -53,8 +53,6 @@ export const watchSchema: JsonSchema = object({
   updated_at: timestamp(),
 });
 
-export const deletedWatchSchema: JsonSchema = object({ id: str(), object: constant('watch'), deleted: { type: 'boolean', enum: [true] } });
-
 export const watchPreviewSchema: JsonSchema = {
   ...object({
     object: constant('watch_preview'),

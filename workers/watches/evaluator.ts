@@ -46,7 +46,7 @@ export interface EvaluationReport {
 }
 
 /** What a compiled watch table is built from. */
-const WATCH_TABLE_SOURCES = [COLLECTIONS.watches, 'portfolios'];
+const WATCH_TABLE_SOURCES = [COLLECTIONS.watches, COLLECTIONS.portfolios];
 
 export class WatchEvaluator {
   private stopped = true;

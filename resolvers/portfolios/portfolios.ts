@@ -1,0 +1,251 @@
+/**
+ * Portfolios (`pf_`): named sets of an organization's marks. Created, listed, read, renamed,
+ * deleted; marks added and removed; the marks listed with the trademark list filters (the search
+ * restricted to the portfolio's IDs); and every mark's deadlines through the computation of
+ * POST /v1/deadlines/compute, flattened and ordered by due date ("what is due for ACME in the
+ * next 90 days"). Another organization's portfolio does not exist (404).
+ */
+import { invalid, notFound } from '../../domain/errors';
+import { computeDeadlinesBatch, type ComputedDeadline } from '../../domain/deadlines';
+import { randomId } from '../../domain/ids';
+import { deadlineInputOf } from '../../domain/mark-deadlines';
+import { COLLECTIONS, type PortfolioDoc, type TrademarkDoc } from '../../domain/records';
+import { isIsoDate, parseId, truncate } from '../../domain/validation';
+import { mergeMetadata, parseMetadata } from '../accounts/metadata';
+import { pageOf } from '../accounts/pages';
+import type { RequestContext } from '../context';
+import { MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
+import { loadPresent } from '../loaders';
+import { pageLimit } from '../page-limit';
+import { assertResourceQuota } from '../organization/resource-quota';
+import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
+
+export const PORTFOLIO_NAME_MAX_LENGTH = 200;
+export const PORTFOLIO_DESCRIPTION_MAX_LENGTH = 2_000;
+/** Mark IDs one request may add or remove. */
+export const MAX_PORTFOLIO_IDS_PER_REQUEST = 1_000;
+
+const portfoliosOf = (ctx: RequestContext) => ctx.services.store.collection<PortfolioDoc>(COLLECTIONS.portfolios);
+
+export function portfolioObject(portfolio: PortfolioDoc) {
+  const { _id, organization_id: _organization, ...fields } = portfolio;
+  return { id: _id, object: 'portfolio', ...fields, trademark_count: portfolio.trademark_ids.length };
+}
+
+function checkName(raw: unknown, name = 'name'): string {
+  if (typeof raw !== 'string' || raw.trim().length === 0 || raw.length > PORTFOLIO_NAME_MAX_LENGTH)
+    throw invalid(name, `must be 1 to ${PORTFOLIO_NAME_MAX_LENGTH} characters`);
+  return raw;
+}
+
+function checkDescription(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'string' || raw.length > PORTFOLIO_DESCRIPTION_MAX_LENGTH)
+    throw invalid('description', `must be up to ${PORTFOLIO_DESCRIPTION_MAX_LENGTH} characters`);
+  return raw;
+}
+
+/** Checked, de-duplicated mark IDs that exist in the catalog; an unknown one is 400 naming it. */
+async function existingMarkIds(raw: unknown, ctx: RequestContext, name = 'trademark_ids'): Promise<string[]> {
+  if (!Array.isArray(raw) || raw.length > MAX_PORTFOLIO_IDS_PER_REQUEST)
+    throw invalid(name, `must be a list of up to ${MAX_PORTFOLIO_IDS_PER_REQUEST} trademark IDs`);
+  const ids = raw.map((id, i) => parseId(`${name}[${i}]`, typeof id === 'string' ? id : JSON.stringify(id), 'tm_'));
+  const found = new Set((await loadPresent(ctx.loaders.trademarks, ids)).map((mark) => mark._id));
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) throw invalid(`${name}[${missing}]`, `no trademark ${truncate(ids[missing] as string)}`);
+  return [...new Set(ids)];
+}
+
+export async function requirePortfolio(id: string, ctx: RequestContext, parameter = 'id'): Promise<PortfolioDoc> {
+  const portfolioId = parseId(parameter, id, 'pf_');
+  const portfolio = await portfoliosOf(ctx).findOne({ _id: portfolioId, organization_id: ctx.caller.organizationId });
+  if (!portfolio) throw notFound(`No portfolio ${portfolioId}.`);
+  return portfolio;
+}
+
+interface PortfolioInput {
+  name?: unknown;
+  description?: unknown;
+  trademark_ids?: unknown;
+  metadata?: unknown;
+}
+
+async function createPortfolio(input: PortfolioInput, ctx: RequestContext) {
+  const name = checkName(input.name);
+  const description = checkDescription(input.description);
+  const trademarkIds = input.trademark_ids === undefined || input.trademark_ids === null ? [] : await existingMarkIds(input.trademark_ids, ctx);
+  const metadata = input.metadata === undefined || input.metadata === null ? {} : parseMetadata('metadata', input.metadata);
+  const at = ctx.services.now().toISOString();
+  const portfolio: PortfolioDoc = {
+    _id: randomId('pf_', ctx.services.now().getTime()),
+    organization_id: ctx.caller.organizationId,
+    name,
+    description,
+    trademark_ids: trademarkIds,
+    metadata,
+    created_at: at,
+    updated_at: at,
+  };
+  await ctx.services.store.transaction(async () => {
+    await assertResourceQuota(ctx, 'portfolio_marks', trademarkIds.length);
+    await portfoliosOf(ctx).insertOne(portfolio);
+  });
+  return portfolioObject(portfolio);
+}
+
+async function listPortfolios(args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) {
+  const organizationId = ctx.caller.organizationId;
+  const page = await pageOf(
+    portfoliosOf(ctx),
+    { organization_id: organizationId },
+    pageLimit(args.limit),
+    args.cursor ?? null,
+    { list: 'portfolios', organization: organizationId },
+    ctx.services.cursors,
+  );
+  return { ...page, data: page.data.map(portfolioObject) };
+}
+
+async function updatePortfolio(args: PortfolioInput & { id: string }, ctx: RequestContext) {
+  const portfolio = await requirePortfolio(args.id, ctx);
+  const updated: PortfolioDoc = {
+    ...portfolio,
+    name: args.name === undefined || args.name === null ? portfolio.name : checkName(args.name),
+    description: args.description === undefined ? portfolio.description : checkDescription(args.description),
+    metadata: args.metadata === undefined || args.metadata === null ? portfolio.metadata : mergeMetadata('metadata', portfolio.metadata, args.metadata),
+    updated_at: ctx.services.now().toISOString(),
+  };
+  await portfoliosOf(ctx).replaceOne(updated);
+  return portfolioObject(updated);
+}
+
+/** Adds marks (those already in it are left as they are) or removes them (absent ones are ignored). */
+async function changeMarks(args: { id: string; trademark_ids: unknown }, ctx: RequestContext, change: 'add' | 'remove') {
+  const portfolio = await requirePortfolio(args.id, ctx);
+  const ids = await existingMarkIds(args.trademark_ids, ctx);
+  if (ids.length === 0) throw invalid('trademark_ids', 'must list at least one trademark ID');
+  return ctx.services.store.transaction(async () => {
+    const current = (await portfoliosOf(ctx).findOne({ _id: portfolio._id })) ?? portfolio;
+    const present = new Set(current.trademark_ids);
+    const trademarkIds =
+      change === 'add' ? [...current.trademark_ids, ...ids.filter((id) => !present.has(id))] : current.trademark_ids.filter((id) => !ids.includes(id));
+    if (change === 'add') await assertResourceQuota(ctx, 'portfolio_marks', trademarkIds.length - current.trademark_ids.length);
+    const updated: PortfolioDoc = { ...current, trademark_ids: trademarkIds, updated_at: ctx.services.now().toISOString() };
+    await portfoliosOf(ctx).replaceOne(updated);
+    return portfolioObject(updated);
+  });
+}
+
+async function deletePortfolio(id: string, ctx: RequestContext) {
+  const portfolio = await requirePortfolio(id, ctx);
+  await portfoliosOf(ctx).deleteOne({ _id: portfolio._id });
+  return { id: portfolio._id, object: 'portfolio', deleted: true };
+}
+
+/** The portfolio's marks as a trademark list: the list filters, sort and paging of GET /v1/trademarks. */
+async function portfolioTrademarks(args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) {
+  const { id, ...search } = args;
+  const portfolio = await requirePortfolio(id, ctx);
+  return searchTrademarks(search, ctx, {
+    requireFilter: false,
+    listName: `portfolio:${portfolio._id}`,
+    extraFilters: [{ field: 'id', op: 'in', values: portfolio.trademark_ids }],
+  });
+}
+
+interface PortfolioDeadlineArgs {
+  id: string;
+  due_before?: string | null;
+  type?: string | null;
+  as_of_date?: string | null;
+  horizon_years?: number | null;
+  include_optional?: boolean | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+type PortfolioDeadline = ComputedDeadline & { object: 'portfolio_deadline'; trademark_id: string; mark_text: string; office_code: string };
+
+/**
+ * Every mark's deadlines, one row per deadline with its mark, by due date then mark and type;
+ * `due_before` keeps those due before a date; paged by keyset on that order.
+ */
+async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestContext) {
+  const portfolio = await requirePortfolio(args.id, ctx);
+  for (const name of ['due_before', 'as_of_date'] as const) {
+    const value = args[name];
+    if (value !== null && value !== undefined && !isIsoDate(value)) throw invalid(name, `must be a date YYYY-MM-DD (got '${truncate(value)}')`);
+  }
+  const horizonYears = args.horizon_years ?? 5;
+  if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS)
+    throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS}`);
+  const marks: TrademarkDoc[] = await loadPresent(ctx.loaders.trademarks, portfolio.trademark_ids);
+  const computations = computeDeadlinesBatch(ruleCorpus, marks.map(deadlineInputOf), {
+    ...(args.as_of_date ? { asOfDate: args.as_of_date } : {}),
+    now: ctx.services.now(),
+    horizonYears,
+    includeOptional: args.include_optional ?? true,
+    includeMissed: false,
+  });
+  const rows: PortfolioDeadline[] = marks
+    .flatMap((mark, i) =>
+      (computations[i]?.deadlines ?? []).map((deadline) => ({
+        object: 'portfolio_deadline' as const,
+        trademark_id: mark._id,
+        mark_text: mark.mark_text,
+        office_code: mark.office_code,
+        ...deadline,
+      })),
+    )
+    .filter((row) => (args.due_before ? row.due_date < args.due_before : true) && (args.type ? row.type === args.type : true))
+    .sort((a, b) =>
+      a.due_date < b.due_date
+        ? -1
+        : a.due_date > b.due_date
+          ? 1
+          : a.trademark_id < b.trademark_id
+            ? -1
+            : a.trademark_id > b.trademark_id
+              ? 1
+              : a.type < b.type
+                ? -1
+                : a.type > b.type
+                  ? 1
+                  : 0,
+    );
+  const limit = pageLimit(args.limit);
+  const binding = {
+    list: 'portfolio_deadlines',
+    portfolio: portfolio._id,
+    due_before: args.due_before ?? null,
+    type: args.type ?? null,
+    as_of: args.as_of_date ?? null,
+    horizonYears,
+  };
+  const after = args.cursor ? ctx.services.cursors.decode(args.cursor, binding).after : null;
+  const keyOf = (row: PortfolioDeadline) => [row.due_date, row.trademark_id, row.type].join('\u0000');
+  const start = after ? rows.findIndex((row) => keyOf(row) > (after as string[]).join('\u0000')) : 0;
+  const page = start < 0 ? [] : rows.slice(start, start + limit);
+  const last = page[page.length - 1];
+  const hasMore = start >= 0 && start + limit < rows.length && last !== undefined;
+  return {
+    data: page,
+    has_more: hasMore,
+    pagination: { cursor: hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.due_date, last.trademark_id, last.type] }) : null },
+  };
+}
+
+export const portfolioQueryResolvers = {
+  portfolios: (_: unknown, args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) => listPortfolios(args, ctx),
+  portfolio: async (_: unknown, args: { id: string }, ctx: RequestContext) => portfolioObject(await requirePortfolio(args.id, ctx)),
+  portfolioTrademarks: (_: unknown, args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) => portfolioTrademarks(args, ctx),
+  portfolioDeadlines: (_: unknown, args: PortfolioDeadlineArgs, ctx: RequestContext) => portfolioDeadlines(args, ctx),
+};
+
+export const portfolioMutationResolvers = {
+  createPortfolio: (_: unknown, args: PortfolioInput, ctx: RequestContext) => createPortfolio(args, ctx),
+  updatePortfolio: (_: unknown, args: PortfolioInput & { id: string }, ctx: RequestContext) => updatePortfolio(args, ctx),
+  deletePortfolio: (_: unknown, args: { id: string }, ctx: RequestContext) => deletePortfolio(args.id, ctx),
+  addPortfolioTrademarks: (_: unknown, args: { id: string; trademark_ids: unknown }, ctx: RequestContext) => changeMarks(args, ctx, 'add'),
+  removePortfolioTrademarks: (_: unknown, args: { id: string; trademark_ids: unknown }, ctx: RequestContext) => changeMarks(args, ctx, 'remove'),
+};
