@@ -18,14 +18,7 @@ import { prepareDataset, type Dataset } from './dataset';
 import { mixedItems } from './deadline-items';
 import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
 import { machineDescription } from './report';
-import { percentile } from './samples';
-
-const envInt = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a non-negative integer`);
-  return Number(raw);
-};
+import { envInt, percentile } from './samples';
 
 const settings = {
   marks: envInt('BENCH_MARKS', 20_000),

@@ -18,13 +18,7 @@ import { computeRequestBody, mixedItems } from './deadline-items';
 import { measure, measureAlternating, type LoadResult, type LoadSpec } from './load';
 import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
 import { machineDescription, renderReport, type Figures } from './report';
-
-const envInt = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a non-negative integer`);
-  return Number(raw);
-};
+import { envInt } from './samples';
 
 const settings = {
   marks: envInt('BENCH_MARKS', 20_000),

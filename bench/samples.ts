@@ -59,3 +59,11 @@ export async function onEachKeyValue(name: string, measure: (label: string, kv: 
     await server.stop();
   }
 }
+
+/** A non-negative integer setting from the environment (BENCH_*), or `fallback` when unset. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a non-negative integer`);
+  return Number(raw);
+}

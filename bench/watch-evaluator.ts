@@ -29,11 +29,11 @@ import { WatchEvaluator } from '../workers/watches/evaluator';
 import { prepareDataset } from './dataset';
 import { PROJECT_ROOT } from './processes';
 import { machineDescription } from './report';
-import { percentile } from './samples';
+import { envInt, percentile } from './samples';
 
-const marks = Number(process.env.BENCH_MARKS ?? 20_000);
+const marks = envInt('BENCH_MARKS', 20_000);
 const output = process.env.BENCH_OUTPUT ?? join(PROJECT_ROOT, 'BENCHMARKS-WATCHES.md');
-const CHANGES = Number(process.env.BENCH_CHANGES ?? 10_000);
+const CHANGES = envInt('BENCH_CHANGES', 10_000);
 const LAG_CHANGES = CHANGES / 5;
 const OFFICES = ['US', 'EM', 'GB', 'CN', 'JP', 'DE', 'FR', 'AU', 'CA', 'KR'];
 

@@ -8,6 +8,7 @@
 import type { ChangeEvent, DocumentStore, Filter, SearchIndex, StoredDocument } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { INDEXER_CHECKPOINT_ID } from './feed-checkpoints';
+import { FeedLoop } from './feed-loop';
 import { PROJECTIONS } from './projections';
 import type { IndexProjection } from './projections/projection';
 
@@ -23,8 +24,7 @@ function watchedCollections(projections: readonly IndexProjection[]): string[] {
 }
 
 export class SearchIndexer {
-  private stopped = true;
-  private loop: Promise<void> | null = null;
+  private readonly loop: FeedLoop;
   /** Feed position read up to; undefined until loaded from the checkpoint. */
   private position: string | null | undefined = undefined;
   private readonly collections: string[];
@@ -32,10 +32,11 @@ export class SearchIndexer {
   constructor(
     private readonly store: DocumentStore,
     private readonly search: SearchIndex,
-    private readonly onError: (error: unknown) => void = (error) => console.error('indexer:', error),
+    onError: (error: unknown) => void = (error) => console.error('indexer:', error),
     private readonly projections: readonly IndexProjection[] = PROJECTIONS,
   ) {
     this.collections = watchedCollections(projections);
+    this.loop = new FeedLoop(store, async () => (await this.catchUp(), this.position ?? null), onError);
   }
 
   private get checkpoints() {
@@ -133,24 +134,10 @@ export class SearchIndexer {
 
   /** Runs `catchUp` whenever the store reports writes, until `stop`. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loop = (async () => {
-      while (!this.stopped) {
-        try {
-          await this.catchUp();
-          await this.store.waitForChanges(this.position ?? null, 1000);
-        } catch (error) {
-          this.onError(error);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
-      }
-    })();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-    this.loop = null;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

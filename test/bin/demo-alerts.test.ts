@@ -3,13 +3,11 @@
  * watches, and its change simulator makes them alert; the newcomer reads alerts with that key.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-
-const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
+import { startServe } from '../support/serve-process';
 
 describe('bin: the demo keeps alerting (marque serve on an empty data directory)', function () {
   this.timeout(120_000);
@@ -21,22 +19,9 @@ describe('bin: the demo keeps alerting (marque serve on an empty data directory)
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('the demo watches have alerts within a minute', async () => {
-    const child = spawn(process.execPath, [MARQUE, 'serve'], {
-      // 60 changes a minute instead of the default 6, so the test waits seconds, not a minute.
-      env: { ...process.env, MARQUE_DATA_DIR: dataDir, PORT: '0', MARQUE_DEMO_MARKS: '300', MARQUE_DEMO_CHANGES_PER_MINUTE: '60', MARQUE_LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // 60 changes a minute instead of the default 6, so the test waits seconds, not a minute.
+    const { child, baseUrl, exit: exited } = await startServe({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '300', MARQUE_DEMO_CHANGES_PER_MINUTE: '60' });
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const match = /serving (http:\/\/[^\s]+)\/v1/.exec(stderr);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
-      });
       const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
       const headers = { authorization: `Bearer ${key}` };
       const watches = (await (await fetch(`${baseUrl}/v1/watches`, { headers })).json()) as { data: Array<{ name: string }> };

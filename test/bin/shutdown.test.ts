@@ -4,7 +4,6 @@
  * when the listener closes, too), the process exits 0; a second signal exits at once.
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -12,34 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
+import { MARQUE, startServe, type ServeProcess } from '../support/serve-process';
 
-const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
 const DRAIN_MS = 1_500;
 
-interface Running {
-  child: ChildProcess;
-  baseUrl: string;
+interface Running extends ServeProcess {
   key: string;
-  exit: Promise<number | null>;
 }
 
 async function start(dataDir: string, key: string, drainMs = DRAIN_MS): Promise<Running> {
-  const child = spawn(process.execPath, [MARQUE, 'serve'], {
-    // Log level info: the address is read from the serving line.
-    env: { ...process.env, MARQUE_DATA_DIR: dataDir, PORT: '0', MARQUE_DEMO_MARKS: '0', MARQUE_DRAIN_MS: String(drainMs), MARQUE_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /serving (http:\/\/[^\s]+)\/v1/.exec(stderr);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
-  });
-  return { child, baseUrl, key, exit };
+  return { ...(await startServe({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0', MARQUE_DRAIN_MS: String(drainMs) })), key };
 }
 
 /** A POST whose headers arrive now and whose body arrives when `sendBody` is called. */

@@ -31,6 +31,7 @@ import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
 import { WATCH_EVALUATOR_CHECKPOINT_ID } from '../feed-checkpoints';
+import { FeedLoop } from '../feed-loop';
 import { trademarkProjection } from '../projections/trademarks';
 import type { SearchIndex } from '../../datasources/ports';
 import { WatchTable, type CompiledWatch } from './match';
@@ -49,8 +50,9 @@ export interface EvaluationReport {
 const WATCH_TABLE_SOURCES = [COLLECTIONS.watches, COLLECTIONS.portfolios];
 
 export class WatchEvaluator {
-  private stopped = true;
-  private loop: Promise<void> | null = null;
+  private readonly loop: FeedLoop;
+  /** The UTC day of the last renewal sweep. */
+  private sweptOn = '';
   private position: string | null | undefined = undefined;
   private compiled: { key: string; table: WatchTable } | null = null;
   /** catchUp calls run one after another (the loop and a caller waiting for alerts share the position). */
@@ -60,8 +62,10 @@ export class WatchEvaluator {
     private readonly store: DocumentStore,
     private readonly search: SearchIndex,
     private readonly now: () => Date = () => new Date(),
-    private readonly onError: (error: unknown) => void = (error) => console.error('watch evaluator:', error),
-  ) {}
+    onError: (error: unknown) => void = (error) => console.error('watch evaluator:', error),
+  ) {
+    this.loop = new FeedLoop(store, () => this.pass(), onError);
+  }
 
   /** The feed position evaluated up to (null before anything was read; undefined before initialize). */
   get evaluatedPosition(): string | null | undefined {
@@ -256,33 +260,24 @@ export class WatchEvaluator {
     return alerts.length === 0 ? 0 : this.storeAlerts(alerts, new Map());
   }
 
-  /** Runs `catchUp` whenever the store reports writes, until `stop`. */
+  /** Runs `catchUp` whenever the store reports writes (and the renewal sweep once a day), until `stop`. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    let sweptOn = '';
-    this.loop = (async () => {
-      while (!this.stopped) {
-        try {
-          const today = this.now().toISOString().slice(0, 10);
-          if (today !== sweptOn) {
-            await this.sweepRenewalWindows();
-            sweptOn = today;
-          }
-          await this.catchUp();
-          await this.store.waitForChanges(this.position ?? null, 1000);
-        } catch (error) {
-          this.onError(error);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
-      }
-    })();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-    this.loop = null;
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One pass of the loop: the day's renewal sweep when due, then the changes. */
+  private async pass(): Promise<string | null> {
+    const today = this.now().toISOString().slice(0, 10);
+    if (today !== this.sweptOn) {
+      await this.sweepRenewalWindows();
+      this.sweptOn = today;
+    }
+    await this.catchUp();
+    return this.position ?? null;
   }
 }
 

@@ -1,0 +1,33 @@
+/**
+ * A real `marque serve` process for the tests that need one (signals, the demo): started with
+ * the given environment and log level info, its address read from the serving line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
+
+export interface ServeProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Resolves with the exit code (null when a signal ended it). */
+  exit: Promise<number | null>;
+}
+
+export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [MARQUE, 'serve'], {
+    env: { ...process.env, PORT: '0', ...env, MARQUE_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /serving (http:\/\/[^\s]+)\/v1/.exec(stderr);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
+  });
+  return { child, baseUrl, exit };
+}
