@@ -27,8 +27,12 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 export class WatchTable {
   /** trademark watches by watched mark ID. */
   private readonly byMark = new Map<string, CompiledWatch[]>();
-  /** filter watches (every change is tested against their filters). */
-  private readonly filterWatches: CompiledWatch[] = [];
+  /**
+   * filter watches by the office they require (most name one or a few), and those that require
+   * none: a change is tested only against the watches of its office and the office-less ones.
+   */
+  private readonly filterWatchesByOffice = new Map<string, CompiledWatch[]>();
+  private readonly anyOfficeFilterWatches: CompiledWatch[] = [];
   /** similarity watches by phonetic/visual key, and by trigram. */
   private readonly byKey = new Map<string, CompiledWatch[]>();
   private readonly byTrigram = new Map<string, CompiledWatch[]>();
@@ -55,7 +59,9 @@ export class WatchTable {
         const ids = watch.query.trademark_ids ?? portfolioMarks.get(watch.query.portfolio_id ?? '') ?? [];
         for (const id of ids) push(this.byMark, id, compiled);
       } else if (watch.watch_type === 'filter') {
-        this.filterWatches.push(compiled);
+        const offices = requiredOffices(filters);
+        if (offices === null) this.anyOfficeFilterWatches.push(compiled);
+        else for (const office of offices) push(this.filterWatchesByOffice, office, compiled);
       } else if (compiled.similarity) {
         for (const key of markKeys(compiled.similarity.q)) push(this.byKey, key, compiled);
         const grams = trigrams(compiled.similarity.q);
@@ -72,7 +78,8 @@ export class WatchTable {
 
   /** filter watches whose filters the mark meets. */
   matchingFilterWatches(doc: IndexDocument): CompiledWatch[] {
-    return this.filterWatches.filter((compiled) => matchesAll(doc, compiled.filters));
+    const candidates = [...(this.filterWatchesByOffice.get(String(doc.office_code)) ?? []), ...this.anyOfficeFilterWatches];
+    return candidates.filter((compiled) => matchesAll(doc, compiled.filters));
   }
 
   /**
@@ -96,4 +103,13 @@ export class WatchTable {
     }
     return matches;
   }
+}
+
+/** The offices a mark must be of to meet these filters (a top-level office filter), or null when any office may. */
+function requiredOffices(filters: readonly SearchFilter[]): string[] | null {
+  for (const filter of filters) {
+    if (filter.op === 'eq' && filter.field === 'office_code') return [String(filter.value)];
+    if (filter.op === 'in' && filter.field === 'office_code') return filter.values.map(String);
+  }
+  return null;
 }
