@@ -121,11 +121,11 @@ async function updatePortfolio(args: PortfolioInput & { id: string }, ctx: Reque
 
 /** Adds marks (those already in it are left as they are) or removes them (absent ones are ignored). */
 async function changeMarks(args: { id: string; trademark_ids: unknown }, ctx: RequestContext, change: 'add' | 'remove') {
-  const portfolio = await requirePortfolio(args.id, ctx);
-  const ids = await existingMarkIds(args.trademark_ids, ctx);
-  if (ids.length === 0) throw invalid('trademark_ids', 'must list at least one trademark ID');
+  // Read inside the transaction, so a concurrent change of the same portfolio is not lost.
   return ctx.services.store.transaction(async () => {
-    const current = (await portfoliosOf(ctx).findOne({ _id: portfolio._id })) ?? portfolio;
+    const current = await requirePortfolio(args.id, ctx);
+    const ids = await existingMarkIds(args.trademark_ids, ctx);
+    if (ids.length === 0) throw invalid('trademark_ids', 'must list at least one trademark ID');
     const present = new Set(current.trademark_ids);
     const trademarkIds =
       change === 'add' ? [...current.trademark_ids, ...ids.filter((id) => !present.has(id))] : current.trademark_ids.filter((id) => !ids.includes(id));
@@ -166,6 +166,9 @@ interface PortfolioDeadlineArgs {
 
 type PortfolioDeadline = ComputedDeadline & { object: 'portfolio_deadline'; trademark_id: string; mark_text: string; office_code: string };
 
+/** The order of a portfolio's deadlines (due date, then mark, then type) as one comparable string; also the page keyset. */
+const orderKey = (row: PortfolioDeadline): string => [row.due_date, row.trademark_id, row.type].join('\u0000');
+
 /**
  * Every mark's deadlines, one row per deadline with its mark, by due date then mark and type;
  * `due_before` keeps those due before a date; paged by keyset on that order.
@@ -198,21 +201,7 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
       })),
     )
     .filter((row) => (args.due_before ? row.due_date < args.due_before : true) && (args.type ? row.type === args.type : true))
-    .sort((a, b) =>
-      a.due_date < b.due_date
-        ? -1
-        : a.due_date > b.due_date
-          ? 1
-          : a.trademark_id < b.trademark_id
-            ? -1
-            : a.trademark_id > b.trademark_id
-              ? 1
-              : a.type < b.type
-                ? -1
-                : a.type > b.type
-                  ? 1
-                  : 0,
-    );
+    .sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
   const limit = pageLimit(args.limit);
   const binding = {
     list: 'portfolio_deadlines',
@@ -223,8 +212,7 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
     horizonYears,
   };
   const after = args.cursor ? ctx.services.cursors.decode(args.cursor, binding).after : null;
-  const keyOf = (row: PortfolioDeadline) => [row.due_date, row.trademark_id, row.type].join('\u0000');
-  const start = after ? rows.findIndex((row) => keyOf(row) > (after as string[]).join('\u0000')) : 0;
+  const start = after ? rows.findIndex((row) => orderKey(row) > (after as string[]).join('\u0000')) : 0;
   const page = start < 0 ? [] : rows.slice(start, start + limit);
   const last = page[page.length - 1];
   const hasMore = start >= 0 && start + limit < rows.length && last !== undefined;

@@ -130,6 +130,7 @@ export class WatchEvaluator {
     );
     const now = this.now();
     const alerts: AlertDoc[] = [];
+    const made = new Set<string>();
     const touched = new Map<string, { lastChangeAt: string }>();
 
     for (const { change, occurredAt } of changes) {
@@ -150,7 +151,8 @@ export class WatchEvaluator {
         touched.set(watch._id, { lastChangeAt: occurredAt });
         // A mark already covered by this version for this watch (listed twice) alerts once.
         const alertId = derivedTimeId('alt_', Date.parse(occurredAt), `${watch._id}:${mark._id}:v${change.version}`);
-        if (alerts.some((alert) => alert._id === alertId)) continue;
+        if (made.has(alertId)) continue;
+        made.add(alertId);
         const alertTrigger: AlertTrigger = {
           type: trigger.type,
           record_version: change.version,

@@ -32,7 +32,7 @@ import type { AttorneyInput, EventInput, MarkInput, OwnerHistoryInput, OwnerInpu
 import { officeByCode } from '../../../domain/offices';
 import { rawSource } from '../raw-source';
 import { RecordRejection, st96Date } from '../record-rejection';
-import { entityTypeOf, ownerRoleOf, registrationExpiry, type UsptoContext } from '../uspto/applications';
+import { entityTypeOf, featureTypeOfDrawing, ownerRoleOf, registrationExpiry, type UsptoContext } from '../uspto/applications';
 import { usptoStatus } from '../uspto/status';
 import { allAt, at, children, textAt, type XmlElement } from '../xml/element';
 import type { XmlRecord } from '../xml/record-reader';
@@ -47,19 +47,10 @@ function english(elements: readonly XmlElement[]): XmlElement | null {
 const truthy = (element: XmlElement | null, path: string) => textAt(element, path) === 'true';
 
 function featureType(trademark: XmlElement): MarkFeatureType {
-  if (truthy(trademark, 'MarkRepresentation/MarkReproduction/WordMarkSpecification/MarkStandardCharacterIndicator')) return 'word';
-  switch (textAt(trademark, 'MarkRepresentation/MarkDescriptionBag/NationalMarkDescription/MarkFeatureCode')?.charAt(0)) {
-    case '1':
-    case '4':
-      return 'word';
-    case '2':
-    case '5':
-      return 'figurative';
-    case '3':
-      return 'combined';
-    default:
-      return 'other';
-  }
+  return featureTypeOfDrawing(
+    truthy(trademark, 'MarkRepresentation/MarkReproduction/WordMarkSpecification/MarkStandardCharacterIndicator'),
+    textAt(trademark, 'MarkRepresentation/MarkDescriptionBag/NationalMarkDescription/MarkFeatureCode'),
+  );
 }
 
 function category(trademark: XmlElement): { legal: MarkLegalCategory; goods: boolean; services: boolean } {

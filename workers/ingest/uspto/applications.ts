@@ -83,8 +83,16 @@ export function ownerRoleOf(partyType: number): OwnerHistoryRole {
 const flag = (header: XmlElement | null, name: string): boolean => textAt(header, name) === 'T';
 
 function featureType(header: XmlElement | null): MarkFeatureType {
-  if (flag(header, 'standard-characters-claimed-in')) return 'word';
-  switch (textAt(header, 'mark-drawing-code')?.charAt(0)) {
+  return featureTypeOfDrawing(flag(header, 'standard-characters-claimed-in'), textAt(header, 'mark-drawing-code'));
+}
+
+/**
+ * The feature type from the USPTO mark drawing code (its first digit), or word when standard
+ * characters are claimed. The daily XML and ST.96 (MarkFeatureCode) carry the same code.
+ */
+export function featureTypeOfDrawing(standardCharacters: boolean, drawingCode: string | null | undefined): MarkFeatureType {
+  if (standardCharacters) return 'word';
+  switch (drawingCode?.charAt(0)) {
     case '1':
     case '4':
       return 'word';
