@@ -60,7 +60,7 @@ async function benchHttp(): Promise<void> {
   };
   const org = await createOrganization(store, { name: 'Bench org' });
   const { secret } = await createApiKey(store, { organizationId: org._id, name: 'bench', scopes: ['trademarks:read'] });
-  const server = await createServer(adapters, Buffer.from('bench-cursor-secret'), { runIndexer: false, log: () => undefined });
+  const server = await createServer(adapters, Buffer.from('bench-cursor-secret'), { workers: ['watches', 'webhooks'], log: () => undefined });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as AddressInfo;
   const body = computeRequestBody(items);

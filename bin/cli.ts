@@ -15,8 +15,9 @@ import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
 import { SearchIndexer } from '../workers/indexer';
 import { WatchEvaluator } from '../workers/watches/evaluator';
+import { WebhookDispatcher } from '../workers/webhooks/dispatcher';
 import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
-import { closeAdapters, createServer, cursorSecret, openAdapters } from './compose';
+import { closeAdapters, createServer, cursorSecret, openAdapters, webhookOptions, webhookTransport } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
 import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
 import { DemoChanges } from '../workers/demo-changes';
@@ -29,6 +30,7 @@ const USAGE = `Usage: marque <command> [options]
   serve                                   run the API (and its workers) on HOST:PORT
   worker indexer                          run the search indexer alone
   worker watches                          run the watch evaluator alone (serve runs it too)
+  worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_WORKERS)
   seed --marks N [--seed S]               fill an empty store with N generated marks and index them
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)
   keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
@@ -68,6 +70,8 @@ async function serve(config: Config): Promise<void> {
   const server = await createServer(adapters, cursorSecret(config), {
     log: (message, error) => err(`${message}: ${String(error)}`),
     previewBudgetMs: config.previewBudgetMs,
+    workers: config.workers,
+    ...webhookOptions(config),
   });
   if (demo) await createDemoWatches(server.services, demo.organizationId);
   // A demo data directory stays alive: a few marks a minute, which the demo watches alert on.
@@ -110,19 +114,23 @@ function onStopSignals(log: (line: string) => void, stop: () => Promise<void>): 
   process.on('SIGTERM', onSignal);
 }
 
-/** `marque worker indexer|watches`: one change-feed worker alone, resuming from its checkpoint. */
+/** `marque worker indexer|watches|webhooks`: one change-feed worker alone, resuming from its checkpoint. */
 async function runWorker(config: Config, name: string | undefined): Promise<void> {
-  if (name !== 'indexer' && name !== 'watches') throw new UsageError('worker supports: indexer, watches');
+  if (name !== 'indexer' && name !== 'watches' && name !== 'webhooks') throw new UsageError('worker supports: indexer, watches, webhooks');
   const adapters = await openAdapters(config);
   let worker: { start(): void; stop(): Promise<void> };
   if (name === 'indexer') {
     const indexer = new SearchIndexer(adapters.store, adapters.search);
     await indexer.ensureIndexes();
     worker = indexer;
-  } else {
+  } else if (name === 'watches') {
     const evaluator = new WatchEvaluator(adapters.store, adapters.search);
     await evaluator.initialize();
     worker = evaluator;
+  } else {
+    const dispatcher = new WebhookDispatcher(adapters.store, webhookTransport(webhookOptions(config)).send);
+    await dispatcher.initialize();
+    worker = dispatcher;
   }
   worker.start();
   onStopSignals(err, async () => {

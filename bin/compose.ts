@@ -24,8 +24,12 @@ import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
 import { Retention } from '../workers/retention';
 import { WatchEvaluator } from '../workers/watches/evaluator';
+import { WebhookDispatcher, type SendWebhook } from '../workers/webhooks/dispatcher';
+import { checkOutboundUrl } from '../datasources/outbound/outbound-url';
+import { postJson } from '../datasources/outbound/post-json';
+import { RESPONSE_BODY_BYTES } from '../domain/webhook-deliveries';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
-import type { Config } from './config';
+import { WORKER_NAMES, type Config, type WorkerName } from './config';
 
 export interface Adapters {
   store: DocumentStore;
@@ -108,8 +112,10 @@ export interface Server {
   requestLog: RequestLogWriter;
   /** Deletes what is kept only for a while (request logs, idempotency receipts, the read change feed). */
   retention: Retention;
-  /** Turns new trademark versions into alerts (in-process unless runWorkers is false). */
+  /** Turns new trademark versions into alerts (in-process when `workers` names it). */
   watchEvaluator: WatchEvaluator;
+  /** Delivers the event logs to webhook endpoints (in-process when `workers` names it). */
+  webhookDispatcher: WebhookDispatcher;
   /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
   close(): Promise<void>;
   /**
@@ -128,20 +134,51 @@ export interface ShutdownTiming {
 export interface ServerOptions {
   /** Pinned clock for tests. */
   now?: () => Date;
-  /** Run the indexer in-process (default true). */
-  runIndexer?: boolean;
-  /** Run the workers in-process (watch evaluator, retention; default true). */
-  runWorkers?: boolean;
+  /** The change-feed workers to run in-process (default all: indexer, watches, webhooks). */
+  workers?: readonly WorkerName[];
+  /** Run the retention chores (default true). */
+  runRetention?: boolean;
   version?: string;
   log?: (message: string, error?: unknown) => void;
   /** Time budget of one watch preview (default 20 s). */
   previewBudgetMs?: number;
+  /** production: webhooks only to HTTPS URLs resolving to public addresses (default development). */
+  environment?: Config['environment'];
+  webhookTimeouts?: { connectMs: number; responseMs: number };
+  /** Retry jitter source of the webhook dispatcher (tests pin it). */
+  random?: () => number;
+}
+
+/** The server options of the webhook transport, from the configuration. */
+export function webhookOptions(config: Config): Pick<ServerOptions, 'environment' | 'webhookTimeouts'> {
+  return { environment: config.environment, webhookTimeouts: { connectMs: config.webhookConnectTimeoutMs, responseMs: config.webhookResponseTimeoutMs } };
+}
+
+/** The outbound client the dispatcher sends with, and the URL check of endpoint creation and changes. */
+export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'webhookTimeouts'>): {
+  send: SendWebhook;
+  checkUrl: (url: string) => Promise<void>;
+} {
+  const production = options.environment === 'production';
+  const timeouts = options.webhookTimeouts ?? { connectMs: 5_000, responseMs: 10_000 };
+  return {
+    send: (url, body, headers) =>
+      postJson(url, body, headers, {
+        production,
+        connectTimeoutMs: timeouts.connectMs,
+        responseTimeoutMs: timeouts.responseMs,
+        maxResponseBytes: RESPONSE_BODY_BYTES,
+      }),
+    checkUrl: (url) => checkOutboundUrl(url, { production }),
+  };
 }
 
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
 
 export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
   const now = options.now ?? (() => new Date());
+  const workers = new Set(options.workers ?? WORKER_NAMES);
+  const transport = webhookTransport(options);
   const services: Services = {
     store: adapters.store,
     search: adapters.search,
@@ -149,6 +186,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     cursors: new CursorCodec(secret, () => now().getTime()),
     now,
     previewBudgetMs: options.previewBudgetMs ?? DEFAULT_PREVIEW_BUDGET_MS,
+    checkWebhookUrl: transport.checkUrl,
   };
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
   await indexer.ensureIndexes();
@@ -181,10 +219,15 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const watchEvaluator = new WatchEvaluator(adapters.store, adapters.search, now, (error) => log('watch evaluator failed', error));
   await watchEvaluator.initialize();
-  if (options.runWorkers ?? true) {
-    retention.start();
-    watchEvaluator.start();
-  }
+  const webhookDispatcher = new WebhookDispatcher(adapters.store, transport.send, {
+    now,
+    random: options.random,
+    onError: (error) => log('webhook dispatcher failed', error),
+  });
+  await webhookDispatcher.initialize();
+  if (options.runRetention ?? true) retention.start();
+  if (workers.has('watches')) watchEvaluator.start();
+  if (workers.has('webhooks')) webhookDispatcher.start();
   const app = await buildApp({
     serverSecret: secret,
     services,
@@ -194,7 +237,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     mount: [(instance) => mountGraphql(instance, { schema, services, registry, routes, log })],
     log,
   });
-  if (options.runIndexer ?? true) indexer.start();
+  if (workers.has('indexer')) indexer.start();
   const close = async (): Promise<void> => {
     shuttingDown = true;
     // Stops accepting; idle keep-alive connections close; requests in flight finish first.
@@ -203,6 +246,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     await retention.stop();
     // The workers stop after their current batch, whose position they have checkpointed.
     await watchEvaluator.stop();
+    await webhookDispatcher.stop();
     await indexer.stop();
   };
   return {
@@ -212,6 +256,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     requestLog,
     retention,
     watchEvaluator,
+    webhookDispatcher,
     close,
     shutdown: async ({ drainMs, timeoutMs }) => {
       shuttingDown = true;

@@ -26,6 +26,34 @@ export interface Config {
   previewBudgetMs: number;
   /** Demo change simulator: marks written per minute while `serve` runs (0: off). */
   demoChangesPerMinute: number;
+  /**
+   * MARQUE_ENV: `development` (the default of `npm start`) or `production` (the Dockerfile and the
+   * docs set it): production sends webhooks only to HTTPS URLs that resolve to public addresses.
+   */
+  environment: 'development' | 'production';
+  /** MARQUE_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
+  workers: readonly WorkerName[];
+  /** Webhook deliveries: connect and whole-response timeouts. */
+  webhookConnectTimeoutMs: number;
+  webhookResponseTimeoutMs: number;
+}
+
+export const WORKER_NAMES = ['indexer', 'watches', 'webhooks'] as const;
+export type WorkerName = (typeof WORKER_NAMES)[number];
+
+function workerList(raw: string | undefined): readonly WorkerName[] {
+  if (raw === undefined || raw === '') return WORKER_NAMES;
+  if (raw === 'none') return [];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.find((name) => !(WORKER_NAMES as readonly string[]).includes(name));
+  if (unknown !== undefined) throw new ConfigError(`MARQUE_WORKERS must be none or a comma-separated list of ${WORKER_NAMES.join(', ')} (got '${unknown}')`);
+  return names as WorkerName[];
+}
+
+function environment(raw: string | undefined): Config['environment'] {
+  if (raw === undefined || raw === '' || raw === 'development') return 'development';
+  if (raw === 'production') return 'production';
+  throw new ConfigError(`MARQUE_ENV must be development or production (got '${raw}')`);
 }
 
 export class ConfigError extends Error {
@@ -60,5 +88,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'MARQUE_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
+    environment: environment(env.MARQUE_ENV),
+    workers: workerList(env.MARQUE_WORKERS),
+    webhookConnectTimeoutMs: integer(env, 'MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
+    webhookResponseTimeoutMs: integer(env, 'MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }

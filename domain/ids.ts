@@ -128,3 +128,18 @@ export function idKind(id: string): IdKind | null {
 export function isWellFormedId(id: string, prefix: IdPrefix): boolean {
   return id.startsWith(prefix) && idKind(id) === KIND_BY_PREFIX.get(prefix);
 }
+
+/** Lowercase hyphenated UUID text (any version). */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * A UUID derived from `key` (RFC 9562 version 8, "custom": SHA-256 bits with the version and
+ * variant set), for rows a worker may produce again from the same input and must not duplicate.
+ */
+export function derivedUuid(key: string): string {
+  const bytes = createHash('sha256').update(key).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x80;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

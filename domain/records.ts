@@ -27,6 +27,8 @@ export const COLLECTIONS = {
   savedSearches: 'saved_searches',
   alerts: 'alerts',
   events: 'events',
+  webhookEndpoints: 'webhook_endpoints',
+  webhookDeliveries: 'webhook_deliveries',
   meta: 'meta',
 } as const;
 
@@ -594,6 +596,72 @@ export interface EventDoc {
   organization_id: string;
   type: string; // alert.created, watch.created, watch.paused, …
   data: Record<string, unknown>;
+  created_at: string;
+}
+
+/** One signing secret of a webhook endpoint; an older one keeps signing until `expires_at` (rotation overlap). */
+export interface WebhookSecret {
+  version: number;
+  /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
+  secret: string;
+  /** null for the current secret. */
+  expires_at: string | null;
+}
+
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+export interface WebhookEndpointDoc {
+  _id: string; // whk_...
+  organization_id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: WebhookEndpointStatus;
+  /** Why it is disabled: by a PATCH, or automatically after failing (null while active). */
+  disabled_reason: 'requested' | 'failing' | null;
+  /** The current secret first; never returned after creation or rotation. */
+  secrets: WebhookSecret[];
+  secret_version: number;
+  consecutive_failures: number;
+  /** The first failed attempt of the current run of failures (null after a success). */
+  failing_since: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'exhausted'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** One attempt to deliver one event to one endpoint (spec: Webhook delivery). */
+export interface WebhookDeliveryDoc {
+  _id: string; // a UUID, derived from endpoint + event + attempt for scheduled attempts
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  alert_id: string | null;
+  attempt: number;
+  /** The last attempt this delivery may make (1 for webhook.test and redeliveries). */
+  max_attempts: number;
+  /** Sent on request (a test or a redelivery): sent also while the endpoint is disabled. */
+  requested: boolean;
+  delivery_attempt_id: string;
+  status: WebhookDeliveryStatus;
+  /** pending rows: when to send (the dispatcher sends rows due at or before now). */
+  due_at: string | null;
+  http_status: number | null;
+  response_body: string | null;
+  /** What went wrong without an HTTP answer (timeout, connection_failed, forbidden_address); null otherwise. */
+  error: string | null;
+  signature_timestamp: string | null;
+  next_retry_at: string | null;
+  delivered_at: string | null;
+  /** The exact body sent (the event object as JSON), the same for every attempt. */
+  body: string;
   created_at: string;
 }
 

@@ -12,16 +12,17 @@ export interface ResourceQuota {
   /** Marks across all the organization's portfolios. */
   portfolio_marks: number;
   saved_searches: number;
+  webhook_endpoints: number;
 }
 
 export type ResourceName = keyof ResourceQuota;
 
 export const RESOURCE_QUOTAS: Readonly<Record<PlanName, ResourceQuota>> = {
-  free: { watches: 0, portfolio_marks: 0, saved_searches: 0 },
-  starter: { watches: 25, portfolio_marks: 500, saved_searches: 25 },
-  beta: { watches: 100, portfolio_marks: 5_000, saved_searches: 100 },
-  pro: { watches: 250, portfolio_marks: 10_000, saved_searches: 200 },
-  enterprise: { watches: 5_000, portfolio_marks: 250_000, saved_searches: 2_000 },
+  free: { watches: 0, portfolio_marks: 0, saved_searches: 0, webhook_endpoints: 0 },
+  starter: { watches: 25, portfolio_marks: 500, saved_searches: 25, webhook_endpoints: 5 },
+  beta: { watches: 100, portfolio_marks: 5_000, saved_searches: 100, webhook_endpoints: 10 },
+  pro: { watches: 250, portfolio_marks: 10_000, saved_searches: 200, webhook_endpoints: 20 },
+  enterprise: { watches: 5_000, portfolio_marks: 250_000, saved_searches: 2_000, webhook_endpoints: 100 },
 };
 
 export function resourceQuotaFor(plan: PlanName): ResourceQuota {

@@ -16,6 +16,12 @@ export interface Services {
   now: () => Date;
   /** Time budget of one watch preview (MARQUE_PREVIEW_BUDGET_MS). */
   previewBudgetMs: number;
+  /**
+   * Checks a webhook URL before it is stored (scheme, and in production the address it resolves
+   * to); throws the catalog's validation error naming `url`. Built by the composition root from
+   * MARQUE_ENV.
+   */
+  checkWebhookUrl: (url: string) => Promise<void>;
 }
 
 export interface Caller {

@@ -29,6 +29,9 @@ import { watchPreviewResolvers } from './watches/preview';
 import { watchMutationResolvers, watchQueryResolvers } from './watches/watches';
 import { portfolioMutationResolvers, portfolioQueryResolvers } from './portfolios/portfolios';
 import { savedSearchMutationResolvers, savedSearchQueryResolvers } from './saved-searches/saved-searches';
+import { eventQueryResolvers } from './events/events';
+import { webhookDeliveryMutationResolvers, webhookDeliveryQueryResolvers } from './webhooks/deliveries';
+import { webhookEndpointMutationResolvers, webhookEndpointQueryResolvers } from './webhooks/endpoints';
 
 /** Plain JSON objects (change records' old/new values), passed through unchanged. */
 const JSONObject = new GraphQLScalarType({
@@ -85,6 +88,9 @@ export const resolvers = {
     ...alertQueryResolvers,
     ...portfolioQueryResolvers,
     ...savedSearchQueryResolvers,
+    ...webhookEndpointQueryResolvers,
+    ...webhookDeliveryQueryResolvers,
+    ...eventQueryResolvers,
   },
   Mutation: {
     ...apiKeyMutationResolvers,
@@ -93,6 +99,8 @@ export const resolvers = {
     ...alertMutationResolvers,
     ...portfolioMutationResolvers,
     ...savedSearchMutationResolvers,
+    ...webhookEndpointMutationResolvers,
+    ...webhookDeliveryMutationResolvers,
   },
   Subscription: alertSubscriptionResolvers,
   Alert: alertFieldResolvers,

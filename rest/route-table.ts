@@ -19,6 +19,7 @@ import { analyticsRoutes } from './routes/analytics';
 import { trademarkSubResourceRoutes } from './routes/trademark-sub-resources';
 import { trademarkRoutes } from './routes/trademarks';
 import { watchRoutes } from './routes/watches';
+import { webhookRoutes } from './routes/webhooks';
 import { portfolioRoutes } from './routes/portfolios';
 import { freeObject } from './schemas/json-schema';
 
@@ -42,7 +43,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
   ];
   routes.push(...ownerRoutes, ...attorneyRoutes, ...firmRoutes, ...entityRoutes);
   routes.push(...organizationRoutes);
-  routes.push(...watchRoutes, ...portfolioRoutes);
+  routes.push(...watchRoutes, ...portfolioRoutes, ...webhookRoutes);
   // The document describes the whole table, itself included, so it is built after the push.
   let openapi: Record<string, unknown> = {};
   routes.push(openApiRoute(async () => ({ status: 200, body: openapi })));

@@ -4,5 +4,6 @@
  */
 export const INDEXER_CHECKPOINT_ID = 'indexer_position';
 export const WATCH_EVALUATOR_CHECKPOINT_ID = 'watch_evaluator_position';
+export const WEBHOOK_DISPATCHER_CHECKPOINT_ID = 'webhook_dispatcher_position';
 
-export const FEED_CHECKPOINT_IDS: readonly string[] = [INDEXER_CHECKPOINT_ID, WATCH_EVALUATOR_CHECKPOINT_ID];
+export const FEED_CHECKPOINT_IDS: readonly string[] = [INDEXER_CHECKPOINT_ID, WATCH_EVALUATOR_CHECKPOINT_ID, WEBHOOK_DISPATCHER_CHECKPOINT_ID];

@@ -12,7 +12,11 @@ export interface Page<T> {
   pagination: { cursor: string | null };
 }
 
-/** One page of `filter`'s matches; `binding` ties the cursor to the list and its filters. */
+/**
+ * One page of `filter`'s matches; `binding` ties the cursor to the list and its filters. By
+ * default ordered by `_id` (time-ordered random IDs); with `orderField`, by that field (a
+ * timestamp) newest first, ties broken by `_id`, keyset on both.
+ */
 export async function pageOf<T extends StoredDocument>(
   collection: Collection<T>,
   filter: Filter,
@@ -20,12 +24,22 @@ export async function pageOf<T extends StoredDocument>(
   cursor: string | null,
   binding: unknown,
   cursors: CursorCodec,
+  orderField?: keyof T & string,
 ): Promise<Page<T>> {
-  const after = cursor === null ? undefined : cursors.decode(cursor, binding).after[0];
-  const scoped: Filter = typeof after === 'string' ? { $and: [filter, { _id: { $lt: after } }] } : filter;
-  const rows = await collection.find(scoped, { sort: { _id: -1 }, limit: limit + 1 });
+  const after = cursor === null ? undefined : cursors.decode(cursor, binding).after;
+  const scoped: Filter = after === undefined ? filter : { $and: [filter, afterKey(after, orderField)] };
+  const sort = orderField === undefined ? { _id: -1 as const } : { [orderField]: -1 as const, _id: -1 as const };
+  const rows = await collection.find(scoped, { sort, limit: limit + 1 });
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
   const hasMore = rows.length > limit && last !== undefined;
-  return { data, has_more: hasMore, pagination: { cursor: hasMore ? cursors.encode(binding, { snapshot: 0, after: [last._id] }) : null } };
+  const key = (row: T): string[] => (orderField === undefined ? [row._id] : [String(row[orderField]), row._id]);
+  return { data, has_more: hasMore, pagination: { cursor: hasMore ? cursors.encode(binding, { snapshot: 0, after: key(last) }) : null } };
+}
+
+/** The rows after a cursor's key, in the page order. */
+function afterKey(after: readonly unknown[], orderField: string | undefined): Filter {
+  const [first, id] = after.map(String);
+  if (orderField === undefined || id === undefined) return { _id: { $lt: first ?? '' } };
+  return { $or: [{ [orderField]: { $lt: first ?? '' } }, { [orderField]: first ?? '', _id: { $lt: id } }] };
 }

@@ -7,10 +7,11 @@ import type { Filter } from '../../datasources/ports';
 import { invalid, notFound } from '../../domain/errors';
 import { isWellFormedId } from '../../domain/ids';
 import { ALERT_STATUSES, COLLECTIONS, type AlertDoc, type AlertStatus } from '../../domain/records';
-import { parseId, parseTimestamp, truncate } from '../../domain/validation';
+import { parseId, truncate } from '../../domain/validation';
 import { pageOf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
+import { createdAtRange, type CreatedAtArgs } from '../created-at-range';
 import { requireWatch } from '../watches/watches';
 
 /** IDs per lookup request. */
@@ -24,21 +25,12 @@ export function alertObject(alert: AlertDoc) {
   return { id: _id, object: 'alert', ...fields };
 }
 
-export interface AlertListArgs {
+export interface AlertListArgs extends CreatedAtArgs {
   watch_id?: string | null;
   status?: string | null;
   trademark_id?: string | null;
-  created_at_gte?: string | null;
-  created_at_lt?: string | null;
   limit?: number | null;
   cursor?: string | null;
-}
-
-function timestampArg(name: string, raw: string | null | undefined): string | null {
-  if (raw === null || raw === undefined) return null;
-  const parsed = parseTimestamp(raw);
-  if (parsed === null) throw invalid(name, `must be an ISO 8601 date or timestamp (got '${truncate(raw)}')`);
-  return parsed;
 }
 
 async function listAlerts(args: AlertListArgs, ctx: RequestContext) {
@@ -48,15 +40,13 @@ async function listAlerts(args: AlertListArgs, ctx: RequestContext) {
     throw invalid('status', `must be one of ${ALERT_STATUSES.join(', ')} (got '${truncate(args.status)}')`);
   }
   const trademarkId = args.trademark_id ? parseId('trademark_id', args.trademark_id, 'tm_') : null;
-  const gte = timestampArg('created_at_gte', args.created_at_gte);
-  const lt = timestampArg('created_at_lt', args.created_at_lt);
-  if (gte !== null && lt !== null && gte >= lt) throw invalid('created_at_gte', 'must be before created_at_lt');
+  const { gte, lt, filter: createdAt } = createdAtRange(args);
   const filter: Filter = {
     organization_id: organizationId,
     ...(watchId ? { watch_id: watchId } : {}),
     ...(args.status ? { status: args.status } : {}),
     ...(trademarkId ? { trademark_id: trademarkId } : {}),
-    ...(gte !== null || lt !== null ? { created_at: { ...(gte !== null ? { $gte: gte } : {}), ...(lt !== null ? { $lt: lt } : {}) } } : {}),
+    ...createdAt,
   };
   const binding = { list: 'alerts', organization: organizationId, watchId, status: args.status ?? null, trademarkId, gte, lt };
   const page = await pageOf(alertsOf(ctx), filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors);

@@ -15,6 +15,8 @@ async function currentCount(ctx: RequestContext, resource: ResourceName): Promis
       return store.collection(COLLECTIONS.watches).countDocuments({ organization_id });
     case 'saved_searches':
       return store.collection(COLLECTIONS.savedSearches).countDocuments({ organization_id });
+    case 'webhook_endpoints':
+      return store.collection(COLLECTIONS.webhookEndpoints).countDocuments({ organization_id });
     case 'portfolio_marks':
       return (await store.collection<PortfolioDoc>(COLLECTIONS.portfolios).find({ organization_id })).reduce(
         (sum, portfolio) => sum + portfolio.trademark_ids.length,

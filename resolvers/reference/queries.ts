@@ -2,6 +2,7 @@
  * Reference data (offices, jurisdictions, Nice classes, Vienna design codes, event types), served
  * from the shipped data files. Each list is small and bounded: one page, has_more false.
  */
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
 import { invalid } from '../../domain/errors';
 import { OFFICES, type OfficeRecord } from '../../domain/offices';
 import { EVENT_TYPES, NICE_CLASSES, NICE_TERMS, VIENNA_CATEGORIES } from '../reference-data';
@@ -107,18 +108,32 @@ function designCodes(args: { category?: string | null }) {
   );
 }
 
+/** Categories of GET /v1/event-types: the prosecution events' and `webhook` (the event log's types). */
+export const EVENT_TYPE_CATEGORIES: readonly string[] = [...EVENT_CATEGORIES, 'webhook'];
+
+/** Prosecution event types (trademark history), then the webhook event types with their payload schemas. */
 function eventTypes(args: { category?: string | null }) {
-  return onePage(
-    EVENT_TYPES.filter((t) => args.category == null || t.category === args.category).map((t) => ({
-      object: 'event_type',
-      code: t.code,
-      category: t.category,
-      description: t.description,
-      uspto_tsdr: t.uspto_tsdr.map((u) => ({ code: u.code ?? null, description: u.description })),
-      euipo_status: t.euipo_status,
-      provenance: t.provenance,
-    })),
-  );
+  const prosecution = EVENT_TYPES.map((t) => ({
+    object: 'event_type',
+    code: t.code,
+    category: t.category,
+    description: t.description,
+    uspto_tsdr: t.uspto_tsdr.map((u) => ({ code: u.code ?? null, description: u.description })),
+    euipo_status: t.euipo_status,
+    provenance: t.provenance,
+    payload_schema: null,
+  }));
+  const webhook = WEBHOOK_EVENT_TYPES.map((t) => ({
+    object: 'event_type',
+    code: t.type,
+    category: 'webhook',
+    description: t.description,
+    uspto_tsdr: [],
+    euipo_status: [],
+    provenance: 'service',
+    payload_schema: t.data,
+  }));
+  return onePage([...prosecution, ...webhook].filter((t) => args.category == null || t.category === args.category));
 }
 
 export const referenceQueryResolvers = {

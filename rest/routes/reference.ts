@@ -3,7 +3,7 @@
  * RateLimit-* headers). Bodies keep request_id (spec: Response envelopes, rule 1), so they are
  * not marked publicCache: an ETag over a body that varies per request could never match.
  */
-import { EVENT_CATEGORIES, CURRENT_NICE_VERSION, NICE_VERSIONS } from '../../resolvers/reference/queries';
+import { EVENT_TYPE_CATEGORIES, CURRENT_NICE_VERSION, NICE_VERSIONS } from '../../resolvers/reference/queries';
 import type { ParamSpec } from '../params';
 import type { OperationRoute, RouteDef } from '../route';
 import type { JsonSchema } from '../schemas/json-schema';
@@ -94,8 +94,15 @@ export const referenceRoutes: readonly RouteDef[] = [
     path: '/v1/event-types',
     operation: 'ListEventTypes',
     summary: 'List event types',
-    description: 'Prosecution event types used by GET /v1/trademarks/{id}/history, with their category and the office codes they map from.',
-    query: [{ name: 'category', kind: { type: 'enum', values: EVENT_CATEGORIES }, description: 'Only event types of this category.' }],
+    description:
+      'Prosecution event types used by GET /v1/trademarks/{id}/history, with their category and the office codes they map from; then the webhook event types (category webhook: what GET /v1/events lists and webhooks deliver), each with the JSON Schema of its data in payload_schema.',
+    query: [
+      {
+        name: 'category',
+        kind: { type: 'enum', values: EVENT_TYPE_CATEGORIES },
+        description: 'Only event types of this category (webhook: the webhook event types).',
+      },
+    ],
     response: eventTypeSchema,
   }),
 ];

@@ -1,7 +1,7 @@
 /**
  * Response shapes of the reference-data endpoints (not shown in the spec; designed here).
  */
-import { arrayOf, bool, constant, int, nullableBool, nullableStr, object, str, type JsonSchema } from './json-schema';
+import { arrayOf, bool, constant, freeObject, int, nullableBool, nullableStr, object, str, type JsonSchema } from './json-schema';
 
 export const officeSchema: JsonSchema = object(
   {
@@ -65,15 +65,22 @@ export const designCategorySchema: JsonSchema = object(
 export const eventTypeSchema: JsonSchema = object(
   {
     object: constant('event_type'),
-    code: str('Snake_case event code used in trademark history.'),
-    category: str('filing, examination, publication, opposition, registration, maintenance, cancellation, appeal, ownership, international or status.'),
+    code: str('Snake_case event code used in trademark history; for category webhook, the event type (alert.created, …).'),
+    category: str(
+      'filing, examination, publication, opposition, registration, maintenance, cancellation, appeal, ownership, international, status, other; or webhook.',
+    ),
     description: str(),
     uspto_tsdr: arrayOf(
       object({ code: nullableStr('Action code; null where only the TSDR wording is known.'), description: str() }),
       'USPTO prosecution-history entries mapping to this event.',
     ),
     euipo_status: arrayOf(str(), 'EUIPO status strings implying this event.'),
-    provenance: { type: 'string', enum: ['located', 'partly_memory', 'memory'], description: 'How the mapping was sourced (see data/SOURCES.md).' },
+    provenance: {
+      type: 'string',
+      enum: ['located', 'partly_memory', 'memory', 'service'],
+      description: 'How the mapping was sourced (see data/SOURCES.md); service for the webhook event types, which this service defines.',
+    },
+    payload_schema: freeObject('category webhook: the JSON Schema of the event data; null for prosecution event types.', true),
   },
-  'A prosecution event type.',
+  'A prosecution event type, or a webhook event type.',
 );

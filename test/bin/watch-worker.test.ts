@@ -70,7 +70,7 @@ describe('bin: marque worker watches after kill -9', function () {
     try {
       const org = await createOrganization(adapters.store, { name: 'Worker test', plan: 'pro' });
       const { secret } = await createApiKey(adapters.store, { organizationId: org._id, name: 'k', scopes: [...CUSTOMER_SCOPES] });
-      const server = await createServer(adapters, Buffer.from('secret'), { runIndexer: false, runWorkers: false, log: () => undefined });
+      const server = await createServer(adapters, Buffer.from('secret'), { workers: [], runRetention: false, log: () => undefined });
       await server.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = server.app.server.address() as AddressInfo;
       for (const query of [{ filters: { offices: ['us'] } }, { filters: { niceClasses: [9] } }]) {

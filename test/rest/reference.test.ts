@@ -95,9 +95,26 @@ describe('REST: reference data', function () {
     await expect400(app, '/v1/design-codes?category=1', 'category');
   });
 
-  it('lists event types, filterable by category', async () => {
+  it('lists event types, filterable by category: the prosecution events, then the webhook events with their payload schemas', async () => {
+    // The webhook event types of issue 16 (spec: Events shows alert.created; the rest is the service's design).
+    const webhookTypes = [
+      'alert.created',
+      'watch.created',
+      'watch.updated',
+      'watch.paused',
+      'watch.resumed',
+      'watch.deleted',
+      'webhook_endpoint.disabled',
+      'webhook.test',
+    ];
     const body = await list(app, '/v1/event-types');
-    expect(body.data.map((t) => t.code)).to.deep.equal(eventTypes.map((t) => t.code));
+    expect(body.data.map((t) => t.code)).to.deep.equal([...eventTypes.map((t) => t.code), ...webhookTypes]);
+    const webhook = await list(app, '/v1/event-types?category=webhook');
+    expect(webhook.data.map((t) => t.code)).to.deep.equal(webhookTypes);
+    const alertCreated = webhook.data[0] as { payload_schema: { type: string; properties: Record<string, unknown> } };
+    expect(alertCreated.payload_schema.type).to.equal('object');
+    expect(alertCreated.payload_schema.properties).to.include.keys('alert_id', 'watch_id', 'trademark_id', 'must_act_by', 'opposition_window_status');
+    expect(body.data[0]!.payload_schema, 'prosecution events are not delivered, so they carry no payload').to.equal(null);
     const maintenance = await list(app, '/v1/event-types?category=maintenance');
     expect(maintenance.data.map((t) => t.code)).to.deep.equal(eventTypes.filter((t) => t.category === 'maintenance').map((t) => t.code));
     await expect400(app, '/v1/event-types?category=party', 'category');

@@ -117,8 +117,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   // No background workers: tests run the indexer and the watch evaluator when they need them.
   const server = await createServer(adapters, Buffer.from('test-cursor-secret'), {
-    runIndexer: false,
-    runWorkers: false,
+    workers: [],
+    runRetention: false,
     now: options.now,
     log: process.env.DEBUG_LOG ? (m: string, e?: unknown) => console.error(m, e) : () => undefined,
     previewBudgetMs: options.previewBudgetMs,

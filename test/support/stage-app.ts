@@ -78,7 +78,15 @@ export async function startStageApp(options: {
   const key = (await createApiKey(store, { organizationId: org._id, name: 'stage', scopes: [...CUSTOMER_SCOPES] })).secret;
   const otherKey = (await createApiKey(store, { organizationId: other._id, name: 'other', scopes: [...CUSTOMER_SCOPES] })).secret;
   registry ??= new OperationRegistry(buildSchema());
-  const services = { store, search, kv: options.kv, cursors: new CursorCodec(Buffer.from('stage-secret')), now: () => new Date(), previewBudgetMs: 20_000 };
+  const services = {
+    store,
+    search,
+    kv: options.kv,
+    cursors: new CursorCodec(Buffer.from('stage-secret')),
+    now: () => new Date(),
+    previewBudgetMs: 20_000,
+    checkWebhookUrl: async () => undefined,
+  };
   const requestLog = new RequestLogWriter(store, { flushDelayMs: 5 });
   const app = await buildApp({ services, registry, routes: options.routes, requestLog, serverSecret: Buffer.from('stage-secret'), log: () => undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });

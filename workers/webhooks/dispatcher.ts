@@ -1,0 +1,310 @@
+/**
+ * The webhook dispatcher: turns each new entry of the organizations' event logs into a delivery
+ * to every active endpoint of that organization subscribed to its type, sends the due deliveries
+ * signed per Standard Webhooks, and records each attempt as a delivery row (spec: Events).
+ *
+ * Two steps, each resumable after a crash (also `kill -9`):
+ * - Fan-out reads the `events` collection from the change feed after its persisted checkpoint;
+ *   a batch's first-attempt rows and the checkpoint commit in one transaction, and each row's ID
+ *   is derived from endpoint + event, so a batch read again makes no second row.
+ * - Sending picks pending rows that are due. A row stays `pending` until its outcome is
+ *   committed, so a send cut off by a crash is sent again: at-least-once, with the same
+ *   `webhook-id` (the event ID), which is how receivers deduplicate. The outcome, the next
+ *   attempt's row, the endpoint's counters and a `webhook_endpoint.disabled` event commit together.
+ *
+ * One slow or dead receiver never holds up the others: at most one attempt per endpoint is in
+ * flight (so an endpoint receives its events in order), at most `concurrency` in all, and every
+ * attempt has a connect and a response timeout (the outbound client's). Sends do not block the
+ * loop: it goes on fanning out and starting other endpoints' attempts while they run.
+ *
+ * Run one dispatcher per data store (in `serve`, or alone as `marque worker webhooks` with
+ * MARQUE_WORKERS leaving it out of serve): two would both send each due row, which receivers
+ * absorb by `webhook-id` but is wasted work.
+ */
+import type { DocumentStore, Filter, StoredDocument } from '../../datasources/ports';
+import { derivedTimeId } from '../../domain/ids';
+import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../../domain/records';
+import { newDelivery } from '../../domain/webhook-deliveries';
+import { eventObject } from '../../domain/webhook-events';
+import { MAX_ATTEMPTS, nextAttemptAt, shouldDisableEndpoint } from '../../domain/webhook-retries';
+import { WEBHOOK_DISPATCHER_CHECKPOINT_ID } from '../feed-checkpoints';
+import { FeedLoop } from '../feed-loop';
+import { signedHeaders } from './signing';
+
+/** What one HTTP attempt came to (the outbound client's answer; it never throws). */
+export type SendOutcome = { ok: true; status: number; body: string } | { ok: false; error: string; message: string };
+
+/** POSTs `body` with `headers` to `url`, within the client's timeouts and address rules, reading at most RESPONSE_BODY_BYTES of the answer. */
+export type SendWebhook = (url: string, body: string, headers: Record<string, string>) => Promise<SendOutcome>;
+
+export interface DispatcherOptions {
+  now?: () => Date;
+  /** In [0, 1): the retry jitter (Math.random; tests pin it). */
+  random?: () => number;
+  /** Attempts in flight at once, across endpoints. */
+  concurrency?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface CheckpointDoc extends StoredDocument {
+  position: string | null;
+}
+
+/** Rows read per pass when looking for due deliveries. */
+const DUE_BATCH = 200;
+
+export class WebhookDispatcher {
+  private readonly loop: FeedLoop;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly concurrency: number;
+  private readonly onError: (error: unknown) => void;
+  private position: string | null | undefined = undefined;
+  /** Between start and stop: a finished attempt starts the next due one without waiting for the loop. */
+  private running = false;
+  /** Attempts in flight, by endpoint. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Fan-out calls run one after another (the loop and a caller share the position). */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** startDue calls run one after another, so a row is never started twice. */
+  private starting: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly send: SendWebhook,
+    options: DispatcherOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.concurrency = options.concurrency ?? 32;
+    this.onError = options.onError ?? ((error) => console.error('webhook dispatcher:', error));
+    this.loop = new FeedLoop(store, () => this.pass(), this.onError);
+  }
+
+  private get endpoints() {
+    return this.store.collection<WebhookEndpointDoc>(COLLECTIONS.webhookEndpoints);
+  }
+
+  private get deliveries() {
+    return this.store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries);
+  }
+
+  private get checkpoints() {
+    return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
+  }
+
+  /**
+   * Loads the checkpoint, or on the very first run sets it to the feed's end: endpoints hear of
+   * events from now on (earlier ones are in GET /v1/events).
+   */
+  async initialize(): Promise<void> {
+    if (this.position !== undefined) return;
+    const checkpoint = await this.checkpoints.findOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID });
+    if (checkpoint) {
+      this.position = checkpoint.position;
+      return;
+    }
+    this.position = await this.store.latestPosition();
+    await this.checkpoints.replaceOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID, position: this.position });
+  }
+
+  /** Queues a delivery of every event after the checkpoint; returns how many rows it made. */
+  fanOut(batchSize = 500): Promise<number> {
+    const run = this.queue.then(() => this.fanOutPending(batchSize));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async fanOutPending(batchSize: number): Promise<number> {
+    await this.initialize();
+    let made = 0;
+    for (;;) {
+      const position = this.position ?? null;
+      const batch = await this.store.readChanges(position, batchSize, [COLLECTIONS.events]);
+      if (batch.position === position) return made;
+      const events = batch.events
+        .filter((change) => change.operation === 'insert' && change.document !== null)
+        .map((change) => change.document as unknown as EventDoc);
+      if (events.length === 0) {
+        // Other collections' changes only move the position in memory (as in the indexer).
+        this.position = batch.position;
+        continue;
+      }
+      made += await this.queueDeliveries(events, batch.position);
+      this.position = batch.position;
+    }
+  }
+
+  /** First-attempt rows for `events` and the checkpoint, in one transaction; rows already made are skipped. */
+  private async queueDeliveries(events: readonly EventDoc[], position: string | null): Promise<number> {
+    const organizations = [...new Set(events.map((event) => event.organization_id))];
+    const endpoints = await this.endpoints.find({ organization_id: { $in: organizations }, status: 'active' });
+    const now = this.now();
+    const rows = events.flatMap((event) =>
+      endpoints
+        .filter((endpoint) => endpoint.organization_id === event.organization_id && endpoint.enabled_events.includes(event.type))
+        .map((endpoint) =>
+          newDelivery(
+            endpoint,
+            {
+              eventId: event._id,
+              eventType: event.type,
+              alertId: typeof event.data.alert_id === 'string' ? event.data.alert_id : null,
+              body: JSON.stringify(eventObject(event)),
+            },
+            { attempt: 1, maxAttempts: MAX_ATTEMPTS, now, derived: true },
+          ),
+        ),
+    );
+    return this.store.transaction(async () => {
+      const existing = new Set((await this.deliveries.findByIds(rows.map((row) => row._id))).map((row) => row._id));
+      const fresh = rows.filter((row) => !existing.has(row._id));
+      if (fresh.length > 0) await this.deliveries.insertMany(fresh);
+      await this.checkpoints.replaceOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID, position });
+      return fresh.length;
+    });
+  }
+
+  /**
+   * Starts an attempt of each due row whose endpoint has none in flight, up to the pool size.
+   * Rows of a disabled endpoint wait (tests and redeliveries excepted). Returns the attempts
+   * started; `drain` waits for them.
+   */
+  startDue(): Promise<number> {
+    const run = this.starting.then(() => this.startDueNow());
+    this.starting = run.catch(() => undefined);
+    return run;
+  }
+
+  private async startDueNow(): Promise<number> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const busy = [...this.inFlight.keys()];
+    const disabled = (await this.endpoints.find({ status: 'disabled' })).map((endpoint) => endpoint._id);
+    const due: Filter = { status: 'pending', due_at: { $lte: this.now().toISOString() } };
+    const rows = await this.deliveries.find(
+      { $and: [due, { $or: [{ endpoint_id: { $nin: [...busy, ...disabled] } }, { requested: true, endpoint_id: { $nin: busy } }] }] },
+      { sort: { due_at: 1 }, limit: DUE_BATCH },
+    );
+    const endpoints = new Map((await this.endpoints.findByIds([...new Set(rows.map((row) => row.endpoint_id))])).map((endpoint) => [endpoint._id, endpoint]));
+    let started = 0;
+    for (const row of rows) {
+      if (started >= free) break;
+      const endpoint = endpoints.get(row.endpoint_id);
+      if (endpoint === undefined || this.inFlight.has(endpoint._id)) continue;
+      // When it ends, the endpoint's next due row (or another's, if the pool was full) starts at once.
+      const attempt = this.attempt(row, endpoint)
+        .catch(this.onError)
+        .finally(() => {
+          this.inFlight.delete(endpoint._id);
+          if (this.running) this.startDue().catch(this.onError);
+        });
+      this.inFlight.set(endpoint._id, attempt);
+      started += 1;
+    }
+    return started;
+  }
+
+  /** Waits for every attempt in flight. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()]);
+  }
+
+  /** Fan-out, then due attempts until none is left due now (tests and benchmarks; the loop does this over time). */
+  async runUntilIdle(): Promise<void> {
+    await this.fanOut();
+    while ((await this.startDue()) > 0) await this.drain();
+  }
+
+  /** One HTTP attempt of `row`, and its outcome recorded. */
+  private async attempt(row: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
+    const signedAt = new Date(Math.floor(this.now().getTime() / 1000) * 1000);
+    const headers = { ...signedHeaders(endpoint.secrets, row.event_id, signedAt, row.body), 'webhook-attempt-id': row.delivery_attempt_id };
+    const outcome = await this.send(endpoint.url, row.body, headers);
+    await this.record(row, endpoint._id, outcome, signedAt);
+  }
+
+  private async record(row: WebhookDeliveryDoc, endpointId: string, outcome: SendOutcome, signedAt: Date): Promise<void> {
+    const finishedAt = this.now();
+    const at = finishedAt.toISOString();
+    const delivered = outcome.ok && outcome.status >= 200 && outcome.status < 300;
+    const next = delivered || row.attempt >= row.max_attempts ? null : nextAttemptAt(row.attempt, finishedAt, this.random());
+    const answer = {
+      http_status: outcome.ok ? outcome.status : null,
+      response_body: outcome.ok ? outcome.body : null,
+      error: outcome.ok ? null : outcome.error,
+      signature_timestamp: signedAt.toISOString(),
+      due_at: null,
+    };
+    await this.store.transaction(async () => {
+      const status = delivered ? 'delivered' : next === null ? 'exhausted' : 'failed';
+      const update = await this.deliveries.updateOne(
+        { _id: row._id, status: 'pending' },
+        { $set: { ...answer, status, delivered_at: delivered ? at : null, next_retry_at: next?.toISOString() ?? null } },
+      );
+      if (update.matchedCount === 0) return; // recorded already, or the endpoint was deleted meanwhile
+      if (next !== null) {
+        const event = { eventId: row.event_id, eventType: row.event_type, alertId: row.alert_id, body: row.body };
+        await this.deliveries.insertOne(
+          newDelivery({ _id: row.endpoint_id, organization_id: row.organization_id }, event, {
+            attempt: row.attempt + 1,
+            maxAttempts: row.max_attempts,
+            now: finishedAt,
+            dueAt: next,
+          }),
+        );
+      }
+      const endpoint = await this.endpoints.findOne({ _id: endpointId });
+      if (endpoint === null) return;
+      if (delivered) {
+        await this.endpoints.updateOne({ _id: endpointId }, { $set: { consecutive_failures: 0, failing_since: null, last_success_at: at } });
+        return;
+      }
+      const failures = endpoint.consecutive_failures + 1;
+      const failingSince = endpoint.failing_since ?? at;
+      const disable = endpoint.status === 'active' && shouldDisableEndpoint(failures, new Date(failingSince), finishedAt);
+      await this.endpoints.updateOne(
+        { _id: endpointId },
+        {
+          $set: {
+            consecutive_failures: failures,
+            failing_since: failingSince,
+            last_failure_at: at,
+            ...(disable ? { status: 'disabled', disabled_reason: 'failing', updated_at: at } : {}),
+          },
+        },
+      );
+      if (disable) await this.store.collection<EventDoc>(COLLECTIONS.events).insertOne(disabledEvent(endpoint, failures, failingSince, finishedAt));
+    });
+  }
+
+  /** Runs fan-out and due attempts whenever the store reports writes (or a second passes), until `stop`. */
+  start(): void {
+    this.running = true;
+    this.loop.start();
+  }
+
+  /** Stops the loop and waits for the attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop.stop();
+    await this.drain();
+  }
+
+  private async pass(): Promise<string | null> {
+    await this.fanOut();
+    await this.startDue();
+    return this.position ?? null;
+  }
+}
+
+/** The `webhook_endpoint.disabled` event; its ID is derived, so a recording retried makes one. */
+function disabledEvent(endpoint: WebhookEndpointDoc, failures: number, failingSince: string, at: Date): EventDoc {
+  return {
+    _id: derivedTimeId('evt_', at.getTime(), `webhook_endpoint.disabled:${endpoint._id}:${failingSince}`),
+    organization_id: endpoint.organization_id,
+    type: 'webhook_endpoint.disabled',
+    data: { endpoint_id: endpoint._id, url: endpoint.url, consecutive_failures: failures, failing_since: failingSince },
+    created_at: at.toISOString(),
+  };
+}
