@@ -1,6 +1,7 @@
 /**
  * DocumentStore indexes the resolvers' and the write path's queries rely on (applied at start by
- * the composition root). Party matching looks parties up by dedupe key and canonical name.
+ * the composition root). Party matching looks parties up by dedupe key and canonical name; the
+ * monitoring lists page an organization's rows by creation time.
  */
 import type { IndexSpec } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
@@ -20,4 +21,13 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.firms, paths: ['dedupe_key'] },
   { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },
   { collection: COLLECTIONS.idempotencyReceipts, paths: ['expires_at'] },
+  { collection: COLLECTIONS.watches, paths: ['organization_id'] },
+  { collection: COLLECTIONS.alerts, paths: ['organization_id', 'created_at'] },
+  { collection: COLLECTIONS.alerts, paths: ['watch_id', 'created_at'] },
+  { collection: COLLECTIONS.events, paths: ['organization_id', 'created_at'] },
+  { collection: COLLECTIONS.webhookEndpoints, paths: ['organization_id'] },
+  { collection: COLLECTIONS.webhookDeliveries, paths: ['endpoint_id', 'created_at'] },
+  // The dispatcher's "what is due" query, and retention's age cut.
+  { collection: COLLECTIONS.webhookDeliveries, paths: ['status', 'due_at'] },
+  { collection: COLLECTIONS.webhookDeliveries, paths: ['created_at'] },
 ];

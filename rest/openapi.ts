@@ -1,6 +1,8 @@
 /**
- * The OpenAPI 3.1 document, generated from the route table (never written by hand).
+ * The OpenAPI 3.1 document, generated from the route table and, for its `webhooks`, the webhook
+ * event types (never written by hand).
  */
+import { openApiWebhooks } from './openapi-webhooks';
 import type { ParamKind, ParamSpec } from './params';
 import type { RouteDef } from './route';
 import { errorEnvelope } from './schemas/envelopes';
@@ -132,5 +134,6 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
       schemas: { Error: errorEnvelope },
     },
     paths,
+    webhooks: openApiWebhooks(),
   };
 }

@@ -1,12 +1,15 @@
 /**
  * The retention worker: deletes what is only kept for a while, once at start and then hourly.
- * Request logs past their retention; idempotency receipts past their 24 hours; change-feed
+ * Request logs past their retention; idempotency receipts past their 24 hours; webhook delivery
+ * rows past their 30 days (a disabled endpoint's queued rows too: a month-old alert is news
+ * nobody acts on, and GET /v1/events still has the event); change-feed
  * entries that every feed consumer has read (by its persisted checkpoint) and that are older than
  * the feed retention. A consumer that never checkpointed holds nothing back: when it first runs
  * it starts from its own rule (the indexer rebuilds). Failures are reported and retried next time.
  */
 import type { DocumentStore, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS, type IdempotencyReceiptDoc, type RequestLogDoc } from '../domain/records';
+import { COLLECTIONS, type IdempotencyReceiptDoc, type RequestLogDoc, type WebhookDeliveryDoc } from '../domain/records';
+import { DELIVERY_RETENTION_DAYS } from '../domain/webhook-deliveries';
 import { FEED_RETENTION_DAYS, REQUEST_LOG_RETENTION_DAYS, retentionCutoff } from '../domain/retention';
 import { FEED_CHECKPOINT_IDS } from './feed-checkpoints';
 
@@ -19,6 +22,7 @@ interface CheckpointDoc extends StoredDocument {
 export interface RetentionReport {
   requestLogs: number;
   idempotencyReceipts: number;
+  webhookDeliveries: number;
   changes: number;
 }
 
@@ -41,10 +45,13 @@ export class Retention {
     const idempotencyReceipts = await this.store
       .collection<IdempotencyReceiptDoc>(COLLECTIONS.idempotencyReceipts)
       .deleteMany({ expires_at: { $lt: now.toISOString() } });
+    const webhookDeliveries = await this.store
+      .collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries)
+      .deleteMany({ created_at: { $lt: retentionCutoff(now, DELIVERY_RETENTION_DAYS) } });
     const checkpoints = await this.store.collection<CheckpointDoc>(COLLECTIONS.meta).findByIds(FEED_CHECKPOINT_IDS);
     const consumed = checkpoints.map((checkpoint) => checkpoint.position).filter((position): position is string => position !== null);
     const changes = consumed.length === 0 ? 0 : await this.store.pruneChanges(consumed, retentionCutoff(now, FEED_RETENTION_DAYS));
-    return { requestLogs, idempotencyReceipts, changes };
+    return { requestLogs, idempotencyReceipts, webhookDeliveries, changes };
   }
 
   start(intervalMs = HOUR_MS): void {

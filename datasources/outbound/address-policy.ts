@@ -30,6 +30,7 @@ export const systemLookup: LookupFunction = dnsLookup;
 
 const NAT64_WELL_KNOWN_PREFIX = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE_DOTTED = /^::\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
  * Cloud instance-metadata endpoints, named so a refusal says what the URL would have reached.
@@ -63,6 +64,9 @@ function reachedAddress(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipadd
 /** Why production traffic may not go to `address` ('loopback', 'cloud metadata', …), or null when it may. */
 export function forbiddenAddressKind(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
+  // ipaddr.js reads the dotted ::a.b.c.d as the IPv4-mapped ::ffff:a.b.c.d; it is the deprecated
+  // IPv4-compatible form (RFC 4291 2.5.5.1), which no public receiver uses.
+  if (IPV4_COMPATIBLE_DOTTED.test(address)) return 'IPv4-compatible (deprecated)';
   const reached = reachedAddress(ipaddr.parse(address));
   if (METADATA_ADDRESSES.has(reached.toNormalizedString())) return 'cloud metadata';
   const range = reached.range();

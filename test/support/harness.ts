@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { closeAdapters, createServer, type Adapters, type Server } from '../../bin/compose';
+import { closeAdapters, createServer, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
@@ -82,6 +82,8 @@ export interface TestAppOptions {
   previewBudgetMs?: number;
   /** Plan and limit overrides of the test organization (the one of keys.full). */
   organization?: { plan?: PlanName; limitsOverride?: LimitsOverride; billingAnchorDay?: number };
+  /** Webhook transport rules and timeouts, and the dispatcher's retry jitter (see ServerOptions). */
+  webhooks?: Pick<ServerOptions, 'environment' | 'webhookTimeouts' | 'random'>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -115,13 +117,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     legacy: (await createApiKey(rawStore, { organizationId: org._id, name: 'legacy', scopes: ['search:read'] })).secret,
   };
 
-  // No background workers: tests run the indexer and the watch evaluator when they need them.
+  // No background workers: tests run the indexer, the watch evaluator and the webhook dispatcher
+  // when they need them.
   const server = await createServer(adapters, Buffer.from('test-cursor-secret'), {
     workers: [],
     runRetention: false,
     now: options.now,
     log: process.env.DEBUG_LOG ? (m: string, e?: unknown) => console.error(m, e) : () => undefined,
     previewBudgetMs: options.previewBudgetMs,
+    ...options.webhooks,
   });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as AddressInfo;

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import type { DocumentStore, SearchIndex } from '../../datasources/ports';
-import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc } from '../../domain/records';
+import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc, type WebhookDeliveryDoc } from '../../domain/records';
+import { newDelivery } from '../../domain/webhook-deliveries';
 import { SearchIndexer } from '../../workers/indexer';
 import { seedStore } from '../../workers/ingest/seed';
 import { Retention } from '../../workers/retention';
@@ -60,5 +61,18 @@ describe('workers/retention: what is kept only for a while goes (finding 11)', f
     await receipts.insertMany([receipt('idem:o:old', -1_000), receipt('idem:o:fresh', DAY_MS)]);
     expect((await new Retention(store).run()).idempotencyReceipts).to.equal(1);
     expect((await receipts.find({})).map((doc) => doc._id)).to.deep.equal(['idem:o:fresh']);
+  });
+
+  it('deletes webhook delivery rows older than 30 days, whatever their status', async () => {
+    const deliveries = store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries);
+    const row = (eventId: string, ageDays: number): WebhookDeliveryDoc =>
+      newDelivery(
+        { _id: 'whk_retention', organization_id: 'org_retention' },
+        { eventId, eventType: 'alert.created', alertId: null, body: '{}' },
+        { attempt: 1, maxAttempts: 8, now: new Date(Date.now() - ageDays * DAY_MS) },
+      );
+    await deliveries.insertMany([row('evt_31_days', 31), { ...row('evt_40_days', 40), status: 'delivered' }, row('evt_29_days', 29)]);
+    expect((await new Retention(store).run()).webhookDeliveries).to.equal(2);
+    expect((await deliveries.find({ endpoint_id: 'whk_retention' })).map((doc) => doc.event_id)).to.deep.equal(['evt_29_days']);
   });
 });

@@ -142,7 +142,11 @@ export class WebhookDispatcher {
     const now = this.now();
     const rows = events.flatMap((event) =>
       endpoints
-        .filter((endpoint) => endpoint.organization_id === event.organization_id && endpoint.enabled_events.includes(event.type))
+        // An endpoint hears of the events from its creation on, however late the fan-out runs.
+        .filter(
+          (endpoint) =>
+            endpoint.organization_id === event.organization_id && endpoint.enabled_events.includes(event.type) && event.created_at >= endpoint.created_at,
+        )
         .map((endpoint) =>
           newDelivery(
             endpoint,
@@ -152,7 +156,8 @@ export class WebhookDispatcher {
               alertId: typeof event.data.alert_id === 'string' ? event.data.alert_id : null,
               body: JSON.stringify(eventObject(event)),
             },
-            { attempt: 1, maxAttempts: MAX_ATTEMPTS, now, derived: true },
+            // Due since the event happened: due rows go out oldest event first.
+            { attempt: 1, maxAttempts: MAX_ATTEMPTS, now, dueAt: new Date(event.created_at), derived: true },
           ),
         ),
     );
@@ -184,7 +189,7 @@ export class WebhookDispatcher {
     const due: Filter = { status: 'pending', due_at: { $lte: this.now().toISOString() } };
     const rows = await this.deliveries.find(
       { $and: [due, { $or: [{ endpoint_id: { $nin: [...busy, ...disabled] } }, { requested: true, endpoint_id: { $nin: busy } }] }] },
-      { sort: { due_at: 1 }, limit: DUE_BATCH },
+      { sort: { due_at: 1, event_id: 1 }, limit: DUE_BATCH },
     );
     const endpoints = new Map((await this.endpoints.findByIds([...new Set(rows.map((row) => row.endpoint_id))])).map((endpoint) => [endpoint._id, endpoint]));
     let started = 0;
