@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 export interface ReceivedWebhook {
+  /** The request path (with its query), which tells endpoints sharing one receiver apart. */
+  path: string;
   headers: Record<string, string>;
   body: string;
   /** Date.now() when the request had been read. */
@@ -23,6 +25,8 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** The answer to the `index`-th request (0-based); 200 unless a test says otherwise. */
   respond: (request: ReceivedWebhook, index: number) => ReceiverAnswer = () => ({ status: 200, body: 'ok' });
+  /** Milliseconds the receiver takes before answering (a slow customer endpoint). */
+  latencyMs = 0;
 
   private constructor(
     private readonly server: http.Server,
@@ -36,11 +40,13 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-        const received: ReceivedWebhook = { headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received: ReceivedWebhook = { path: request.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const self = receiver as WebhookReceiver;
         self.received.push(received);
         const answer = self.respond(received, self.received.length - 1);
-        response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
+        const reply = () => response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
+        if (self.latencyMs > 0) setTimeout(reply, self.latencyMs);
+        else reply();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

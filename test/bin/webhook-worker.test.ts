@@ -1,0 +1,109 @@
+/**
+ * `marque worker webhooks` killed with SIGKILL in the middle of a queue of deliveries and started
+ * again: every event reaches every endpoint (nothing acknowledged is lost), and whatever is sent
+ * twice (an attempt cut off before its outcome was recorded) carries the same webhook-id and the
+ * same webhook-attempt-id, so receivers deduplicate it; no delivery gets a new identity.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { closeAdapters, openAdapters } from '../../bin/compose';
+import { readConfig } from '../../bin/config';
+import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../../domain/records';
+import { createOrganization } from '../../resolvers/accounts/organizations';
+import { WebhookDispatcher } from '../../workers/webhooks/dispatcher';
+import { alertEvents, endpointDoc } from '../support/webhook-fixtures';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { MARQUE } from '../support/serve-process';
+
+const ENDPOINTS = 3;
+const EVENTS = 200;
+
+function startWorker(dataDir: string) {
+  const child = spawn(process.execPath, [MARQUE, 'worker', 'webhooks'], {
+    env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, exited };
+}
+
+describe('bin: marque worker webhooks after kill -9', function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let receiver: WebhookReceiver;
+  let events: EventDoc[];
+  let endpoints: WebhookEndpointDoc[];
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'marque-webhook-worker-'));
+    receiver = await WebhookReceiver.start();
+    // A slow customer: each answer takes 10 ms, so the queue is still long when the worker dies.
+    receiver.latencyMs = 10;
+    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+    try {
+      const org = await createOrganization(adapters.store, { name: 'Webhook worker test', plan: 'pro' });
+      const now = new Date();
+      endpoints = Array.from({ length: ENDPOINTS }, (_, i) => endpointDoc(org._id, `${receiver.url}/${i}`, now));
+      await adapters.store.collection<WebhookEndpointDoc>(COLLECTIONS.webhookEndpoints).insertMany(endpoints);
+      // The dispatcher's checkpoint is set before the events, as a running service would have it.
+      await new WebhookDispatcher(adapters.store, async () => ({ ok: true, status: 200, body: '' })).initialize();
+      events = alertEvents(org._id, EVENTS, new Date(now.getTime() + 1));
+      for (const event of events) await adapters.store.collection<EventDoc>(COLLECTIONS.events).insertOne(event);
+    } finally {
+      await closeAdapters(adapters);
+    }
+  });
+
+  after(async () => {
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers every event to every endpoint after a restart, any repeat with the same identity', async () => {
+    const total = ENDPOINTS * EVENTS;
+    const first = startWorker(dataDir);
+    await receiver.waitFor(total / 4, 60_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const atKill = receiver.received.length;
+    expect(atKill, 'killed mid-queue').to.be.below(total);
+
+    const second = startWorker(dataDir);
+    try {
+      const distinct = () => new Set(receiver.received.map((request) => `${request.path} ${request.headers['webhook-id']}`)).size;
+      for (let tries = 0; tries < 1_200 && distinct() < total; tries++) await delay(50);
+      await delay(500);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+
+    // Nothing lost: each endpoint got each event.
+    const byEndpoint = new Map<string, Set<string>>();
+    for (const request of receiver.received) {
+      const got = byEndpoint.get(request.path) ?? new Set<string>();
+      got.add(request.headers['webhook-id'] as string);
+      byEndpoint.set(request.path, got);
+    }
+    const eventIds = events.map((event) => event._id).sort();
+    for (const endpoint of endpoints) expect([...(byEndpoint.get(new URL(endpoint.url).pathname) ?? [])].sort()).to.deep.equal(eventIds);
+
+    // Repeats are the attempts in flight at the kill (one per endpoint at most), with their identity.
+    const repeats = receiver.received.length - total;
+    expect(repeats).to.be.within(0, ENDPOINTS);
+    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+    try {
+      const rows = await adapters.store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries).find({});
+      expect(rows).to.have.length(total);
+      expect(rows.every((row) => row.status === 'delivered' && row.attempt === 1)).to.equal(true);
+      const attemptIds = new Set(rows.map((row) => row.delivery_attempt_id));
+      for (const request of receiver.received) expect(attemptIds.has(request.headers['webhook-attempt-id'] as string)).to.equal(true);
+    } finally {
+      await closeAdapters(adapters);
+    }
+  });
+});
