@@ -27,8 +27,8 @@ export interface Config {
   /** Demo change simulator: marks written per minute while `serve` runs (0: off). */
   demoChangesPerMinute: number;
   /**
-   * MARQUE_ENV: `development` (the default of `npm start`) or `production` (the Dockerfile and the
-   * docs set it): production sends webhooks only to HTTPS URLs that resolve to public addresses.
+   * MARQUE_ENV: `development` (the default of `npm start`) or `production` (what a deployment
+   * sets): production sends webhooks only to HTTPS URLs that resolve to public addresses.
    */
   environment: 'development' | 'production';
   /** MARQUE_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
