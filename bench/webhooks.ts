@@ -429,7 +429,8 @@ interface LagRun {
  */
 async function measureLag(run: LagRun, context: { store: DocumentStore; dir: string; receiver: Receiver; checker: Checker; first: number }): Promise<Lag> {
   const order: WriterOrder = { dir: context.dir, rate: run.rate, seconds: run.seconds, first: context.first };
-  const writes = run.writer === 'this process' ? await writeSteadily(context.store, run.rate, run.seconds, context.first) : await writeFromAnotherProcess(order);
+  const writes =
+    run.writer === 'this process' ? await writeSteadily(context.store, run.rate, run.seconds, context.first) : await writeFromAnotherProcess(order);
   const expected = writes.committedAt.size * ENDPOINTS;
   const settleStarted = clockMs();
   while ((await context.receiver.count()) < expected && clockMs() - settleStarted < SETTLE_TIMEOUT_MS) await delay(20);
@@ -562,16 +563,15 @@ async function main(): Promise<void> {
       '',
       '## Lag from an alert to its first delivery attempt',
       '',
-      'The dispatcher in its loop (`start`) while alerts are written at a steady rate, each alert and its event in one transaction; per delivery (each',
-      "endpoint's first attempt), the time from the commit of the event to the receiver having the request. Each run waits until all its deliveries",
-      'have arrived before the next begins. _tail_: from the last commit to the last arrival.',
+      "The dispatcher in its loop (`start`) while alerts are written at a steady rate, each alert and its event in one transaction; per delivery (each endpoint's first attempt), the time from the commit of the event to the receiver having the request. Each run waits until all its deliveries have arrived before the next begins. _tail_: from the last commit to the last arrival.",
       '',
-      '| run | writer | alerts, then deliveries offered | p50 | p95 | p99 | max | n | tail |',
+      '| run | events written by | alerts/s × seconds → deliveries/s offered | p50 | p95 | p99 | max | n | tail |',
       '|---|---|---|---|---|---|---|---|---|',
       ...lagResults.map(lagRow),
       '',
-      ...lagResults.filter((lag) => lag.late > 0).map((lag) => `${lag.label}: ${lag.late} writes began more than 50 ms late (the writer could not keep its rate).`),
-      '',
+      ...lagResults
+        .filter((lag) => lag.late > 0)
+        .flatMap((lag) => [`${lag.label}: ${lag.late} writes began more than 50 ms late (the writer could not keep its rate).`, '']),
       '## Checks',
       '',
       checkLine('throughput', throughputCheck),
@@ -583,7 +583,11 @@ async function main(): Promise<void> {
       '| goal | figure | |',
       '|---|---|---|',
       `| lag p95 < 1 s, steady (${int(RATE * ENDPOINTS)} deliveries/s offered), evaluator in this process / in another | ${ms(p95)} / ${ms(crossP95)} | ${goal(p95 < 1000)} / ${goal(crossP95 < 1000)} |`,
-      ...(overload ? [`| the same past capacity (${int(OVERLOAD_RATE * ENDPOINTS)} deliveries/s offered) | ${ms(percentile(overload.lags, 0.95))} | ${goal(percentile(overload.lags, 0.95) < 1000)} |`] : []),
+      ...(overload
+        ? [
+            `| the same past capacity (${int(OVERLOAD_RATE * ENDPOINTS)} deliveries/s offered) | ${ms(percentile(overload.lags, 0.95))} | ${goal(percentile(overload.lags, 0.95) < 1000)} |`,
+          ]
+        : []),
       '',
       '## Reading',
       '',
@@ -604,25 +608,19 @@ function goal(met: boolean): string {
 
 /** The short reading under the figures: what bounds them, from how the dispatcher and the feed work. */
 function reading(f: { perSecond: number; inFlight: number; steady: Lag; crossProcess: Lag; overload: Lag | undefined }): string[] {
-  const steadyP50 = percentile(f.steady.lags, 0.5);
-  const crossP50 = percentile(f.crossProcess.lags, 0.5);
+  const group = Math.min(EVENTS, WRITE_BATCH) * ENDPOINTS;
   const lines = [
-    `- Throughput: one delivery costs this process about ${(1000 / f.perSecond).toFixed(1)} ms of its one thread (a new TCP connection, signing, the`,
-    '  outcome transaction, and the due-rows query of `startDue`). `runUntilIdle` sends in rounds: at most one attempt per endpoint, then',
-    `  \`drain\` waits for the round's slowest, so at most ${f.inFlight} deliveries are in flight and each round runs the due-rows query once. That query`,
-    '  reads rows by the (status, due_at) index but sorts by due_at, event_id: the events of one transaction share `created_at`, hence `due_at`,',
-    '  so it sorts the whole group of the oldest due rows (here up to ' + int(WRITE_BATCH * ENDPOINTS) + ' rows) to return 200.',
-    `- Lag while the dispatcher keeps up: p50 ${ms(steadyP50)} when the events are committed in its own process (the store wakes its waiters on`,
-    `  commit, so the loop starts at once), p50 ${ms(crossP50)} when another process commits them (the embedded feed polls for other`,
-    "  processes' commits every 200 ms, so about half of that is added on average). The loop's 1 s wait (workers/feed-loop.ts) is only a",
-    '  timeout: it bounds how late a retry that falls due without a write is started, not a first attempt.',
+    `- Throughput: ${(1000 / f.perSecond).toFixed(1)} ms per delivery. The dispatcher's thread does all of it: a new TCP connection per delivery, signing, the outcome's transaction, and the due-rows query of \`startDue\`. \`runUntilIdle\` sends in rounds (one attempt per free endpoint, then \`drain\` waits for the round's slowest), so at most ${f.inFlight} deliveries are in flight and each round runs the due-rows query once. That query finds the pending rows by the (status, due_at) index but orders them by due_at, then event_id: the events of one transaction share \`created_at\`, hence \`due_at\`, so it sorts the whole group of the oldest due rows (here ${int(group)}) to return 200.`,
+    `- Lag while the dispatcher keeps up: p50 ${ms(percentile(f.steady.lags, 0.5))} when the events are committed in its own process (the store wakes its waiters on commit, so the loop starts a pass at once), p50 ${ms(percentile(f.crossProcess.lags, 0.5))} when another process commits them (the embedded feed looks for other processes' commits every 200 ms, so a commit may wait that long to be noticed). The loop's 1 s wait (workers/feed-loop.ts) is only a timeout: it bounds how late a retry that falls due without any write is started, not a first attempt.`,
   ];
-  if (f.overload) {
+  const overload = f.overload;
+  if (overload) {
+    const slower =
+      overload.tailRate < f.perSecond
+        ? ` In the loop every finished attempt runs \`startDue\` (one due-rows query per delivery rather than per round), and the query passes over the pending rows of the endpoints still busy before it finds the free one's, so a backlog makes each delivery dearer.`
+        : '';
     lines.push(
-      `- Past capacity the lag is queueing: ${int(f.overload.rate * ENDPOINTS)} deliveries/s offered for ${f.overload.seconds} s, then the loop worked off the backlog at`,
-      `  ${int(f.overload.tailRate)} deliveries/s (against ${int(f.perSecond)}/s for \`runUntilIdle\`): in the loop every finished attempt runs \`startDue\`, whose`,
-      "  query skips, row by row, the pending rows of the endpoints still busy before it finds the free one's, so a backlog makes each",
-      '  delivery dearer.',
+      `- Past capacity the lag is queueing: ${int(overload.rate * ENDPOINTS)} deliveries/s offered for ${overload.seconds} s, then the loop worked off the backlog at ${int(overload.tailRate)} deliveries/s (\`runUntilIdle\`: ${int(f.perSecond)}/s).${slower}`,
     );
   }
   return lines;

@@ -71,7 +71,7 @@ export const webhookRoutes: readonly RouteDef[] = [
     operation: 'CreateWebhookEndpoint',
     summary: 'Create a webhook endpoint',
     description:
-      'Registers a URL for your events. The answer carries the signing secret in secret (whsec_ + base64 of 32 random bytes), shown this once: no read returns it again. ' +
+      'Registers a URL for your events. The answer carries the signing secret in secret (whsec_ + base64 of 32 random bytes), shown this once: no read returns it again (a retry of this request with the same Idempotency-Key within 24 hours replays the same answer, secret included, so a client whose connection dropped still gets it). ' +
       SIGNING +
       URL_RULE +
       RETRY_POLICY_TEXT +

@@ -369,6 +369,14 @@ describe('webhooks: endpoints, signed deliveries and the event feed (issue 16)',
       expect(JSON.stringify(logs)).not.to.contain(secret.slice('whsec_'.length));
     });
 
+    it('a creation retried with the same Idempotency-Key answers the same endpoint and secret, and makes one endpoint', async () => {
+      const headers = { 'idempotency-key': 'create-hook-once' };
+      const first = await ok<Endpoint>(await send(app, 'POST', '/v1/webhooks', { url: receiver.url }, undefined, headers), 201);
+      const again = await ok<Endpoint>(await send(app, 'POST', '/v1/webhooks', { url: receiver.url }, undefined, headers), 201);
+      expect([again.id, again.secret]).to.deep.equal([first.id, first.secret]);
+      expect((await ok<List<Endpoint>>(await send(app, 'GET', '/v1/webhooks'))).data.map((endpoint) => endpoint.id)).to.deep.equal([first.id]);
+    });
+
     it('creation refuses what the contract refuses, naming the field', async () => {
       await fails(await send(app, 'POST', '/v1/webhooks', {}), 400, 'validation_error', 'url');
       await fails(await send(app, 'POST', '/v1/webhooks', { url: 'ftp://example.com/hook' }), 400, 'validation_error', 'url');
