@@ -27,7 +27,8 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.events, paths: ['organization_id', 'created_at'] },
   { collection: COLLECTIONS.webhookEndpoints, paths: ['organization_id'] },
   { collection: COLLECTIONS.webhookDeliveries, paths: ['endpoint_id', 'created_at'] },
-  // The dispatcher's "what is due" query, and retention's age cut.
-  { collection: COLLECTIONS.webhookDeliveries, paths: ['status', 'due_at'] },
+  // The dispatcher's "what is due" queries (all endpoints; one endpoint), in send order, and retention's age cut.
+  { collection: COLLECTIONS.webhookDeliveries, paths: ['status', 'due_at', 'event_id'] },
+  { collection: COLLECTIONS.webhookDeliveries, paths: ['endpoint_id', 'status', 'due_at', 'event_id'] },
   { collection: COLLECTIONS.webhookDeliveries, paths: ['created_at'] },
 ];

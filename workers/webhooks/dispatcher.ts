@@ -68,6 +68,8 @@ export class WebhookDispatcher {
   private queue: Promise<unknown> = Promise.resolve();
   /** startDue calls run one after another, so a row is never started twice. */
   private starting: Promise<unknown> = Promise.resolve();
+  /** The last startDue left due rows waiting for a free slot. */
+  private poolWasFull = false;
 
   constructor(
     private readonly store: DocumentStore,
@@ -197,17 +199,47 @@ export class WebhookDispatcher {
       if (started >= free) break;
       const endpoint = endpoints.get(row.endpoint_id);
       if (endpoint === undefined || this.inFlight.has(endpoint._id)) continue;
-      // When it ends, the endpoint's next due row (or another's, if the pool was full) starts at once.
-      const attempt = this.attempt(row, endpoint)
-        .catch(this.onError)
-        .finally(() => {
-          this.inFlight.delete(endpoint._id);
-          if (this.running) this.startDue().catch(this.onError);
-        });
-      this.inFlight.set(endpoint._id, attempt);
+      this.launch(row, endpoint);
       started += 1;
     }
+    // Rows left due for lack of a free slot start as slots free up (see launch).
+    this.poolWasFull = rows.some((row) => !this.inFlight.has(row.endpoint_id)) && this.inFlight.size >= this.concurrency;
     return started;
+  }
+
+  /**
+   * Sends one attempt. When it ends, the same endpoint's next due row starts at once, found by one
+   * indexed lookup of that endpoint's rows (not a scan of every due row, which under a backlog
+   * would mostly read the rows of endpoints already busy); when the pool had been full, the
+   * other endpoints' due rows are looked for too.
+   */
+  private launch(row: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): void {
+    const attempt = this.attempt(row, endpoint)
+      .catch(this.onError)
+      .finally(() => {
+        this.inFlight.delete(endpoint._id);
+        if (this.running) this.startNext(endpoint._id).catch(this.onError);
+      });
+    this.inFlight.set(endpoint._id, attempt);
+  }
+
+  private startNext(endpointId: string): Promise<unknown> {
+    const run = this.starting.then(async () => {
+      if (this.poolWasFull) return this.startDueNow();
+      if (this.inFlight.has(endpointId) || this.inFlight.size >= this.concurrency) return 0;
+      const endpoint = await this.endpoints.findOne({ _id: endpointId });
+      if (endpoint === null) return 0;
+      const due = { endpoint_id: endpointId, status: 'pending', due_at: { $lte: this.now().toISOString() } };
+      const [row] = await this.deliveries.find(endpoint.status === 'active' ? due : { ...due, requested: true }, {
+        sort: { due_at: 1, event_id: 1 },
+        limit: 1,
+      });
+      if (row === undefined) return 0;
+      this.launch(row, endpoint);
+      return 1;
+    });
+    this.starting = run.catch(() => undefined);
+    return run;
   }
 
   /** Waits for every attempt in flight. */
