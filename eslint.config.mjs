@@ -29,5 +29,6 @@ export default tseslint.config(
   layer('resolvers', ['rest', 'mcp', 'workers', 'bin'], 'resolvers sit below every transport and worker'),
   layer('workers', ['rest', 'mcp', 'bin'], 'workers consume the change feed, never a transport'),
   layer('rest', ['workers', 'mcp', 'bin'], 'the REST layer runs persisted operations; workers run beside it'),
+  layer('mcp', ['workers', 'bin'], 'the MCP server calls the REST routes; workers run beside it'),
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
 );

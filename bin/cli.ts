@@ -17,6 +17,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { WatchEvaluator } from '../workers/watches/evaluator';
 import { WebhookDispatcher } from '../workers/webhooks/dispatcher';
 import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
+import { serveStdio } from '../mcp/stdio';
 import { closeAdapters, createServer, cursorSecret, openAdapters, webhookOptions, webhookTransport } from './compose';
 import { ConfigError, readConfig, type Config } from './config';
 import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
@@ -31,6 +32,7 @@ const USAGE = `Usage: marque <command> [options]
   worker indexer                          run the search indexer alone
   worker watches                          run the watch evaluator alone (serve runs it too)
   worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_WORKERS)
+  mcp                                     serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY
   seed --marks N [--seed S]               fill an empty store with N generated marks and index them
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)
   keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
@@ -71,6 +73,8 @@ async function serve(config: Config): Promise<void> {
     log: (message, error) => err(`${message}: ${String(error)}`),
     previewBudgetMs: config.previewBudgetMs,
     workers: config.workers,
+    publicUrl: config.publicUrl,
+    authUrl: config.authUrl,
     ...webhookOptions(config),
   });
   if (demo) await createDemoWatches(server.services, demo.organizationId);
@@ -138,6 +142,31 @@ async function runWorker(config: Config, name: string | undefined): Promise<void
     await closeAdapters(adapters);
   });
   err(`marque: ${name} worker running; Ctrl-C to stop`);
+}
+
+/** `marque mcp`: the MCP tools over stdio, with MARQUE_API_KEY; stdout carries only the protocol. */
+async function mcpStdio(config: Config): Promise<void> {
+  if (config.apiKey === null) throw new UsageError('marque mcp needs MARQUE_API_KEY: the API key the agent acts with');
+  const adapters = await openAdapters(config);
+  const server = await createServer(adapters, cursorSecret(config), {
+    log: (message, error) => err(`${message}: ${String(error)}`),
+    workers: [],
+    runRetention: false,
+  });
+  try {
+    await serveStdio({
+      app: server.app,
+      store: adapters.store,
+      tools: server.mcp.tools,
+      internalCalls: server.mcp.internalCalls,
+      apiKey: config.apiKey,
+      version: server.mcp.version,
+      now: () => new Date(),
+    });
+  } finally {
+    await server.close();
+    await closeAdapters(adapters);
+  }
 }
 
 async function seed(config: Config, args: string[]): Promise<void> {
@@ -240,6 +269,8 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(config);
       case 'worker':
         return await runWorker(config, args[0]);
+      case 'mcp':
+        return await mcpStdio(config);
       case 'seed':
         return await seed(config, args);
       case 'orgs':

@@ -19,6 +19,10 @@ import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
 import { mountGraphql } from '../rest/graphql/endpoint';
+import { InternalCalls } from '../rest/internal-calls';
+import { createAccessTokenVerifier, OAUTH_SCOPES, type AccessTokenVerifier } from '../mcp/access-tokens';
+import { mountMcp } from '../mcp/endpoint';
+import { buildTools, type ToolDefinition } from '../mcp/tools';
 import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable, operationNames } from '../rest/route-table';
 import { SearchIndexer } from '../workers/indexer';
@@ -116,6 +120,8 @@ export interface Server {
   watchEvaluator: WatchEvaluator;
   /** Delivers the event logs to webhook endpoints (in-process when `workers` names it). */
   webhookDispatcher: WebhookDispatcher;
+  /** The MCP tools (from the route table) and the tickets their in-process route calls carry. */
+  mcp: { tools: readonly ToolDefinition[]; internalCalls: InternalCalls; version: string };
   /** Stops accepting requests, drains, stops the workers. Adapters stay open (the caller owns them). */
   close(): Promise<void>;
   /**
@@ -147,6 +153,18 @@ export interface ServerOptions {
   webhookTimeouts?: { connectMs: number; responseMs: number };
   /** Retry jitter source of the webhook dispatcher (tests pin it). */
   random?: () => number;
+  /** `{base_url}` (MARQUE_PUBLIC_URL); default: the address the server listens at. */
+  publicUrl?: string | null;
+  /** `{auth_url}` of the OAuth authorization server for /mcp (MARQUE_AUTH_URL); none: API keys only. */
+  authUrl?: string | null;
+}
+
+/** `http://host:port` of a listening Fastify app. */
+function listenUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return 'http://localhost';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 /** The server options of the webhook transport, from the configuration. */
@@ -196,7 +214,17 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const startedAt = Date.now();
   const schema = buildSchema();
   const registry = new OperationRegistry(schema);
+  const internalCalls = new InternalCalls();
+  let tools: ToolDefinition[] = [];
+  let served: FastifyInstance | null = null;
+  const publicUrl = (): string => options.publicUrl ?? (served === null ? 'http://localhost' : listenUrl(served));
+  const authUrl = options.authUrl ?? null;
+  // Built on first use: its audience is {base_url}/mcp, known once the server listens.
+  let verifier: AccessTokenVerifier | null = null;
+  const verifyAccessToken: AccessTokenVerifier | null =
+    authUrl === null ? null : (token) => (verifier ??= createAccessTokenVerifier({ authUrl, audience: `${publicUrl()}/mcp` }))(token);
   const routes = buildRouteTable({
+    oauth: { publicUrl, authUrl, scopes: OAUTH_SCOPES },
     version: options.version ?? '1.0.0',
     health: {
       startedAt,
@@ -210,6 +238,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     },
   });
   registry.assertUsedExactly(operationNames(routes));
+  tools = buildTools(routes);
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
   const retention = new Retention(
     adapters.store,
@@ -234,9 +263,24 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     registry,
     routes,
     requestLog,
-    mount: [(instance) => mountGraphql(instance, { schema, services, registry, routes, log })],
+    internalCalls,
+    mount: [
+      (instance) => mountGraphql(instance, { schema, services, registry, routes, log }),
+      (instance) =>
+        mountMcp(instance, {
+          store: adapters.store,
+          tools,
+          internalCalls,
+          verifyAccessToken,
+          publicUrl,
+          version: options.version ?? '1.0.0',
+          now,
+          log,
+        }),
+    ],
     log,
   });
+  served = app;
   if (workers.has('indexer')) indexer.start();
   const close = async (): Promise<void> => {
     shuttingDown = true;
@@ -257,6 +301,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     retention,
     watchEvaluator,
     webhookDispatcher,
+    mcp: { tools, internalCalls, version: options.version ?? '1.0.0' },
     close,
     shutdown: async ({ drainMs, timeoutMs }) => {
       shuttingDown = true;

@@ -36,6 +36,12 @@ export interface Config {
   /** Webhook deliveries: connect and whole-response timeouts. */
   webhookConnectTimeoutMs: number;
   webhookResponseTimeoutMs: number;
+  /** MARQUE_PUBLIC_URL: `{base_url}`, the audience of MCP access tokens (default: the listen address). */
+  publicUrl: string | null;
+  /** MARQUE_AUTH_URL: `{auth_url}` of the OAuth authorization server for /mcp (unset: API keys only). */
+  authUrl: string | null;
+  /** MARQUE_API_KEY: the key `marque mcp` (stdio) acts with. */
+  apiKey: string | null;
 }
 
 export const WORKER_NAMES = ['indexer', 'watches', 'webhooks'] as const;
@@ -69,6 +75,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 const optional = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
 
+/** An http(s) base URL without a trailing slash, or null when unset. */
+function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = optional(env[name]);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http or https URL (got '${raw}')`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '')
+    throw new ConfigError(`${name} must be an http or https URL without query or fragment (got '${raw}')`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.MARQUE_LOG_LEVEL ?? 'info';
   if (logLevel !== 'silent' && logLevel !== 'info') throw new ConfigError(`MARQUE_LOG_LEVEL must be silent or info (got '${logLevel}')`);
@@ -92,5 +113,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: workerList(env.MARQUE_WORKERS),
     webhookConnectTimeoutMs: integer(env, 'MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     webhookResponseTimeoutMs: integer(env, 'MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 120_000),
+    publicUrl: baseUrl(env, 'MARQUE_PUBLIC_URL'),
+    authUrl: baseUrl(env, 'MARQUE_AUTH_URL'),
+    apiKey: optional(env.MARQUE_API_KEY),
   };
 }

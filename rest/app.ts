@@ -3,7 +3,8 @@
  * lifecycle, in this order:
  *
  *   1. request id + CORS          (onRequest hook)
- *   2. authenticate               (rest/auth.ts; skipped for public routes, which also skip 3 to 5)
+ *   2. authenticate               (rest/auth.ts, or the caller of an internal call: rest/internal-calls.ts;
+ *                                 skipped for public routes, which also skip 3 to 5)
  *   3. authorize scope            (route.scope)
  *   4. limits                     (rest/limits.ts: plan features, the plan and tier windows, the
  *                                 monthly and daily quotas; RateLimit-* and X-Quota-* headers)
@@ -32,6 +33,7 @@ import { buildEnvelope } from './envelope';
 import { answerClientError, errorForResponse, MAX_PATH_SEGMENT, sendError } from './errors';
 import { parseJsonBody } from './json-body';
 import { Limiter } from './limits';
+import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls';
 import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
@@ -49,6 +51,8 @@ export interface AppOptions {
   /** Receives one row per business request (stage 9); none: requests are not logged. */
   requestLog?: RequestLogWriter;
   log?: (message: string, error?: unknown) => void;
+  /** Requests made on an already authenticated caller's behalf (MCP tool calls). */
+  internalCalls?: InternalCalls;
 }
 
 declare module 'fastify' {
@@ -197,11 +201,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           const now = services.now();
           let context = null;
           if (route.scope !== 'public') {
-            const { caller, organization } = await authenticate(services.store, request.headers.authorization, now);
+            const internal = options.internalCalls?.take(request.headers[INTERNAL_CALL_HEADER]);
+            if (internal === null) throw new ApiError('unauthorized', 'internal call ticket is not valid');
+            const { caller, organization } = internal ?? (await authenticate(services.store, request.headers.authorization, now));
             request.exchange = openExchange(request.requestId, caller, route.path, route.method);
             requireScope(caller, route.scope);
             context = createRequestContext(services, caller);
-            const limits = await limiter.admit(route, organization);
+            const limits = await limiter.admit(internal ? { ...route, tier: internal.tier } : route, organization);
             reply.headers(limits.headers);
             if (limits.refusal) throw limits.refusal;
             const begun = await idempotency.begin(route, caller.organizationId, request.headers['idempotency-key'], request.body);

@@ -50,7 +50,7 @@ function kindSchema(kind: ParamKind): JsonSchema & { pattern?: string; maxLength
 }
 
 /** The JSON Schema of a body (or of one item of an `objects` parameter) from its parameter specs. */
-function bodySchema(specs: readonly ParamSpec[]): JsonSchema {
+export function bodySchema(specs: readonly ParamSpec[]): JsonSchema {
   const properties = Object.fromEntries(specs.map((spec) => [spec.name, { ...paramSchema(spec), description: spec.description }]));
   const required = specs.filter((s) => s.required).map((s) => s.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };

@@ -21,16 +21,22 @@ import { trademarkRoutes } from './routes/trademarks';
 import { watchRoutes } from './routes/watches';
 import { webhookRoutes } from './routes/webhooks';
 import { portfolioRoutes } from './routes/portfolios';
+import { oauthMetadataRoute, type OAuthMetadataDeps } from './routes/oauth-metadata';
 import { freeObject } from './schemas/json-schema';
 
 export interface RouteTableDeps {
   health: HealthDeps;
   version: string;
+  /** The MCP endpoint's discovery document (default: API keys only, at localhost). */
+  oauth?: OAuthMetadataDeps;
 }
+
+const API_KEYS_ONLY: OAuthMetadataDeps = { publicUrl: () => 'http://localhost', authUrl: null, scopes: [] };
 
 export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
   const routes: RouteDef[] = [
     ...healthRoutes(deps.health),
+    oauthMetadataRoute(deps.oauth ?? API_KEYS_ONLY),
     ...trademarkRoutes,
     ...deadlineRoutes,
     ...proceedingRoutes,

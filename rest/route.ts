@@ -74,6 +74,11 @@ interface RouteBase {
   listExtras?: Record<string, JsonSchema>;
   /** Error statuses this route documents besides 401/403/429/5xx. */
   errors: readonly number[];
+  /**
+   * The name of the MCP tool that calls this route (rest/mcp/tools.ts derives its input and output
+   * schemas, annotations and description from the rest of the entry); absent: not a tool.
+   */
+  mcpTool?: string;
 }
 
 /** A route that runs one persisted GraphQL operation. */

@@ -9,6 +9,7 @@ export const analyticsRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'getOfficeAnalytics',
+    mcpTool: 'get_office_analytics',
     method: 'GET',
     path: '/v1/analytics/offices/:code',
     operation: 'GetOfficeAnalytics',

@@ -29,6 +29,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listAttorneys',
+    mcpTool: 'list_attorneys',
     path: '/v1/attorneys',
     operation: 'ListAttorneys',
     summary: 'List attorneys',
@@ -53,6 +54,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getAttorney',
+    mcpTool: 'get_attorney',
     path: '/v1/attorneys/:id',
     operation: 'GetAttorney',
     summary: 'Retrieve an attorney',
@@ -69,6 +71,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listAttorneyTrademarks',
+    mcpTool: 'list_attorney_trademarks',
     path: '/v1/attorneys/:id/trademarks',
     operation: 'ListAttorneyTrademarks',
     summary: "An attorney's trademarks",
@@ -91,6 +94,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listAttorneyClients',
+    mcpTool: 'list_attorney_clients',
     path: '/v1/attorneys/:id/clients',
     operation: 'ListAttorneyClients',
     summary: "An attorney's clients",

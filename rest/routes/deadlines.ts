@@ -77,6 +77,7 @@ export const deadlineRoutes: readonly RouteDef[] = [
   {
     ...computeRouteBase,
     id: 'computeDeadlines',
+    mcpTool: 'compute_deadlines',
     path: '/v1/deadlines/compute',
     operation: 'ComputeDeadlines',
     summary: 'Compute maintenance deadlines',
@@ -107,6 +108,7 @@ export const deadlineRoutes: readonly RouteDef[] = [
   {
     ...computeRouteBase,
     id: 'computeOppositionWindows',
+    mcpTool: 'compute_opposition_windows',
     path: '/v1/opposition-windows/compute',
     operation: 'ComputeOppositionWindows',
     summary: 'Compute opposition windows',
@@ -120,6 +122,7 @@ export const deadlineRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'listOppositionRules',
+    mcpTool: 'list_opposition_rules',
     method: 'GET',
     path: '/v1/opposition-rules',
     operation: 'ListOppositionRules',
@@ -160,6 +163,7 @@ export const deadlineRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'listDeadlineRules',
+    mcpTool: 'list_deadline_rules',
     method: 'GET',
     path: '/v1/deadline-rules',
     operation: 'ListDeadlineRules',

@@ -23,6 +23,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listEntities',
+    mcpTool: 'list_entities',
     path: '/v1/entities',
     operation: 'ListEntities',
     summary: 'List resolved entities',
@@ -40,6 +41,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getEntity',
+    mcpTool: 'get_entity',
     path: '/v1/entities/:id',
     operation: 'GetEntity',
     summary: 'Retrieve a resolved entity',
@@ -56,6 +58,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...scopedTrademarksRouteBase,
     id: 'listEntityTrademarks',
+    mcpTool: 'list_entity_trademarks',
     path: '/v1/entities/:id/trademarks',
     operation: 'ListEntityTrademarks',
     summary: "A resolved entity's trademarks",

@@ -22,6 +22,7 @@ export const firmRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listFirms',
+    mcpTool: 'list_firms',
     path: '/v1/firms',
     operation: 'ListFirms',
     summary: 'List law firms',
@@ -51,6 +52,7 @@ export const firmRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getFirm',
+    mcpTool: 'get_firm',
     path: '/v1/firms/:id',
     operation: 'GetFirm',
     summary: 'Retrieve a law firm',
@@ -79,6 +81,7 @@ export const firmRoutes: readonly RouteDef[] = [
   {
     ...scopedTrademarksRouteBase,
     id: 'listFirmTrademarks',
+    mcpTool: 'list_firm_trademarks',
     path: '/v1/firms/:id/trademarks',
     operation: 'ListFirmTrademarks',
     summary: "A firm's trademarks",
@@ -90,6 +93,7 @@ export const firmRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listFirmAttorneys',
+    mcpTool: 'list_firm_attorneys',
     path: '/v1/firms/:id/attorneys',
     operation: 'ListFirmAttorneys',
     summary: "A firm's attorneys",

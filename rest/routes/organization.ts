@@ -60,6 +60,7 @@ export const organizationRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'getUsage',
+    mcpTool: 'get_usage_summary',
     path: '/v1/organization/usage',
     operation: 'GetUsage',
     summary: 'Usage of the organization',
@@ -75,6 +76,7 @@ export const organizationRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'getPlan',
+    mcpTool: 'get_account',
     path: '/v1/organization/plan',
     operation: 'GetPlan',
     summary: 'Plan of the organization',
@@ -88,6 +90,7 @@ export const organizationRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'listRequestLogs',
+    mcpTool: 'get_usage',
     path: '/v1/organization/logs',
     operation: 'ListRequestLogs',
     summary: 'Request log of the organization',

@@ -22,6 +22,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listOwners',
+    mcpTool: 'list_owners',
     path: '/v1/owners',
     operation: 'ListOwners',
     summary: 'List owners',
@@ -38,6 +39,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getOwner',
+    mcpTool: 'get_owner',
     path: '/v1/owners/:id',
     operation: 'GetOwner',
     summary: 'Retrieve an owner',
@@ -54,6 +56,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...scopedTrademarksRouteBase,
     id: 'listOwnerTrademarks',
+    mcpTool: 'list_owner_trademarks',
     path: '/v1/owners/:id/trademarks',
     operation: 'ListOwnerTrademarks',
     summary: "An owner's trademarks",
@@ -65,6 +68,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listOwnerRelated',
+    mcpTool: 'list_related_owners',
     path: '/v1/owners/:id/related',
     operation: 'ListOwnerRelated',
     summary: "An owner's corporate relatives",

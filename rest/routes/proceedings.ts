@@ -46,6 +46,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'listProceedings',
+    mcpTool: 'list_proceedings',
     method: 'GET',
     path: '/v1/proceedings',
     operation: 'ListProceedings',
@@ -69,6 +70,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'getProceeding',
+    mcpTool: 'get_proceeding',
     method: 'GET',
     path: '/v1/proceedings/:id',
     operation: 'GetProceeding',
@@ -91,6 +93,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkProceedings',
+    mcpTool: 'list_trademark_proceedings',
     path: '/v1/trademarks/:id/proceedings',
     operation: 'ListTrademarkProceedings',
     summary: 'Proceedings of a trademark',

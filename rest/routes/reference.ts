@@ -11,6 +11,7 @@ import { designCategorySchema, eventTypeSchema, jurisdictionSchema, niceClassSch
 
 interface ReferenceRouteSpec {
   id: string;
+  mcpTool: string;
   path: string;
   operation: string;
   summary: string;
@@ -42,6 +43,7 @@ function referenceRoute(spec: ReferenceRouteSpec): OperationRoute {
 export const referenceRoutes: readonly RouteDef[] = [
   referenceRoute({
     id: 'listOffices',
+    mcpTool: 'list_offices',
     path: '/v1/offices',
     operation: 'ListOffices',
     summary: 'List trade mark offices',
@@ -55,6 +57,7 @@ export const referenceRoutes: readonly RouteDef[] = [
   }),
   referenceRoute({
     id: 'listJurisdictions',
+    mcpTool: 'list_jurisdictions',
     path: '/v1/jurisdictions',
     operation: 'ListJurisdictions',
     summary: 'List jurisdictions',
@@ -64,6 +67,7 @@ export const referenceRoutes: readonly RouteDef[] = [
   }),
   referenceRoute({
     id: 'listClassifications',
+    mcpTool: 'list_classifications',
     path: '/v1/classifications',
     operation: 'ListClassifications',
     summary: 'List Nice classes',
@@ -76,6 +80,7 @@ export const referenceRoutes: readonly RouteDef[] = [
   }),
   referenceRoute({
     id: 'listDesignCodes',
+    mcpTool: 'list_design_codes',
     path: '/v1/design-codes',
     operation: 'ListDesignCodes',
     summary: 'List Vienna design codes',
@@ -91,6 +96,7 @@ export const referenceRoutes: readonly RouteDef[] = [
   }),
   referenceRoute({
     id: 'listEventTypes',
+    mcpTool: 'list_event_types',
     path: '/v1/event-types',
     operation: 'ListEventTypes',
     summary: 'List event types',

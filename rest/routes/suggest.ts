@@ -44,6 +44,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestTrademarks',
+    mcpTool: 'suggest_trademarks',
     method: 'GET',
     path: '/v1/trademarks/suggest',
     operation: 'SuggestTrademarks',
@@ -67,6 +68,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggest',
+    mcpTool: 'suggest',
     method: 'GET',
     path: '/v1/suggest',
     operation: 'Suggest',
@@ -98,6 +100,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestClassifications',
+    mcpTool: 'suggest_classifications',
     method: 'POST',
     path: '/v1/classifications/suggest',
     operation: 'SuggestClassifications',
@@ -120,6 +123,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestGoodsServices',
+    mcpTool: 'suggest_goods_services',
     method: 'POST',
     path: '/v1/goods-services/suggest',
     operation: 'SuggestGoodsServices',

@@ -13,6 +13,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkHistory',
+    mcpTool: 'list_trademark_history',
     path: '/v1/trademarks/:id/history',
     operation: 'ListTrademarkHistory',
     summary: 'Prosecution history of a trademark',
@@ -35,6 +36,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listRelatedTrademarks',
+    mcpTool: 'list_related_trademarks',
     path: '/v1/trademarks/:id/related',
     operation: 'ListRelatedTrademarks',
     summary: 'Related trademarks',
@@ -50,6 +52,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'getTrademarkCoverage',
+    mcpTool: 'get_trademark_coverage',
     path: '/v1/trademarks/:id/coverage',
     operation: 'GetTrademarkCoverage',
     summary: 'Where a trademark is protected',

@@ -36,6 +36,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'searchTrademarks',
+    mcpTool: 'search_trademarks',
     method: 'GET',
     path: '/v1/trademarks',
     operation: 'SearchTrademarks',
@@ -81,6 +82,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'batchGetTrademarks',
+    mcpTool: 'get_trademarks_batch',
     method: 'POST',
     path: '/v1/trademarks/batch',
     operation: 'BatchGetTrademarks',
@@ -106,6 +108,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'getTrademark',
+    mcpTool: 'get_trademark',
     path: '/v1/trademarks/:id',
     operation: 'GetTrademark',
     summary: 'Retrieve a trademark',
@@ -118,6 +121,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkChanges',
+    mcpTool: 'list_trademark_changes',
     path: '/v1/trademarks/:id/changes',
     operation: 'ListTrademarkChanges',
     summary: 'Change history of a trademark',
@@ -139,6 +143,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'getTrademarkSource',
+    mcpTool: 'get_trademark_source',
     path: '/v1/trademarks/:id/source',
     operation: 'GetTrademarkSource',
     summary: 'Provenance of a trademark record',

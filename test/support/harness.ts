@@ -84,6 +84,8 @@ export interface TestAppOptions {
   organization?: { plan?: PlanName; limitsOverride?: LimitsOverride; billingAnchorDay?: number };
   /** Webhook transport rules and timeouts, and the dispatcher's retry jitter (see ServerOptions). */
   webhooks?: Pick<ServerOptions, 'environment' | 'webhookTimeouts' | 'random'>;
+  /** The OAuth authorization server of /mcp, and the public base URL (default: the listen address). */
+  mcp?: Pick<ServerOptions, 'authUrl' | 'publicUrl'>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -126,6 +128,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     log: process.env.DEBUG_LOG ? (m: string, e?: unknown) => console.error(m, e) : () => undefined,
     previewBudgetMs: options.previewBudgetMs,
     ...options.webhooks,
+    ...options.mcp,
   });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as AddressInfo;

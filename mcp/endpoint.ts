@@ -1,0 +1,115 @@
+/**
+ * `POST /mcp`: the MCP streamable HTTP transport of the official SDK, stateless (a server and a
+ * transport per request, JSON answers, no session to keep), behind the same credentials as the
+ * API: an API key, or an OAuth 2.1 access token when an authorization server is configured.
+ *
+ * The caller is authenticated once per HTTP request; each tool call is then its route's request
+ * made in-process (`app.inject`) on that caller's behalf through an internal-call ticket
+ * (rest/internal-calls.ts), spending the `mcp` transport tier and the route's own pool, quota and
+ * scope, and logged like any request (OAuth sessions without an API key id). The organization is
+ * always the credential's: no tool argument names one.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../domain/errors';
+import type { DocumentStore } from '../datasources/ports';
+import { authenticate, authenticateOAuth, type Authenticated } from '../rest/auth';
+import { errorForResponse, sendError } from '../rest/errors';
+import { INTERNAL_CALL_HEADER, type InternalCalls } from '../rest/internal-calls';
+import { OAUTH_METADATA_PATH } from '../rest/routes/oauth-metadata';
+import { looksLikeJwt, type AccessTokenVerifier } from './access-tokens';
+import { createMcpServer, type CallRoute } from './server';
+import type { ToolDefinition } from './tools';
+
+export interface McpEndpointOptions {
+  store: DocumentStore;
+  tools: readonly ToolDefinition[];
+  internalCalls: InternalCalls;
+  /** Verifies OAuth access tokens; null: API keys only (no MARQUE_AUTH_URL). */
+  verifyAccessToken: AccessTokenVerifier | null;
+  /** `{base_url}`, known once the server listens. */
+  publicUrl: () => string;
+  version: string;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+}
+
+/** A route request made in-process on behalf of `who`, spending the mcp tier. */
+export function routeCaller(app: FastifyInstance, internalCalls: InternalCalls, who: () => Promise<Authenticated>): CallRoute {
+  return async (request) => {
+    const ticket = internalCalls.issue({ ...(await who()), tier: 'mcp' });
+    try {
+      const response = await app.inject({
+        method: request.method,
+        url: request.url,
+        headers: {
+          [INTERNAL_CALL_HEADER]: ticket,
+          ...(request.idempotencyKey === undefined ? {} : { 'idempotency-key': request.idempotencyKey }),
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
+      });
+      return { status: response.statusCode, body: response.json() as unknown };
+    } finally {
+      internalCalls.discard(ticket);
+    }
+  };
+}
+
+async function authenticateMcp(options: McpEndpointOptions, authorization: string | undefined): Promise<Authenticated> {
+  const credential = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (credential !== undefined && looksLikeJwt(credential)) {
+    if (options.verifyAccessToken === null) {
+      throw new ApiError('unauthorized', 'this server accepts API keys only (no authorization server is configured); send "Authorization: Bearer <API key>"');
+    }
+    return authenticateOAuth(options.store, await options.verifyAccessToken(credential));
+  }
+  if (authorization === undefined) {
+    throw new ApiError(
+      'unauthorized',
+      'no credential sent: add the connection again with an API key or sign in (Authorization: Bearer <API key or access token>)',
+    );
+  }
+  return authenticate(options.store, authorization, options.now());
+}
+
+export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): void {
+  const challenge = () => `Bearer resource_metadata="${options.publicUrl()}${OAUTH_METADATA_PATH}"`;
+
+  app.post('/mcp', async (request, reply) => {
+    let who: Authenticated;
+    try {
+      who = await authenticateMcp(options, request.headers.authorization);
+    } catch (error) {
+      const refusal = errorForResponse(error, options.log);
+      if (refusal.status === 401) reply.header('www-authenticate', challenge());
+      return sendError(reply, request, refusal);
+    }
+    const server = createMcpServer(
+      options.tools,
+      routeCaller(app, options.internalCalls, async () => who),
+      options.version,
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  // Stateless: no server-sent stream to open and no session to end.
+  const notAllowed = async (_request: unknown, reply: FastifyReply) =>
+    reply
+      .status(405)
+      .header('allow', 'POST')
+      .send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC requests to /mcp.' },
+        id: null,
+      });
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+}

@@ -1,0 +1,391 @@
+/**
+ * /mcp as an agent uses it (issue 17): the official SDK client connects over streamable HTTP,
+ * lists the tools, calls them, and every structuredContent is checked against its tool's
+ * outputSchema with AJV. OAuth access tokens are signed by a test key whose set a local JWKS
+ * server publishes. `marque mcp` answers tools/list over stdio.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { expect } from 'chai';
+import { SignJWT, type JWTPayload } from 'jose';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeAdapters, openAdapters } from '../../bin/compose';
+import { readConfig } from '../../bin/config';
+import { COLLECTIONS, type RequestLogDoc, type TrademarkDoc } from '../../domain/records';
+import { CUSTOMER_SCOPES } from '../../domain/scopes';
+import { createApiKey } from '../../resolvers/accounts/api-keys';
+import { createOrganization } from '../../resolvers/accounts/organizations';
+import { startTestApp, type TestApp } from '../support/harness';
+import { JwksServer, signingKey, type SigningKey } from '../support/jwks-server';
+import { MARQUE } from '../support/serve-process';
+
+interface ErrorEnvelope {
+  error: { type: string; status: number; detail: string };
+}
+
+/** The SDK client over HTTP with `authorization` (a key or a token). */
+async function connect(app: TestApp, credential: string): Promise<Client> {
+  const client = new Client({ name: 'marque-test-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }),
+  );
+  return client;
+}
+
+const textOf = (result: CallToolResult): string => (result.content[0] as { type: 'text'; text: string }).text;
+
+describe('mcp: tools over streamable HTTP with an API key (issue 17)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let client: Client;
+  let tools: Tool[];
+  const validators = new Map<string, ValidateFunction>();
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+
+  before(async () => {
+    app = await startTestApp({ marks: 200, organization: { plan: 'pro' } });
+    client = await connect(app, app.keys.full);
+    tools = (await client.listTools()).tools;
+    for (const tool of tools) validators.set(tool.name, ajv.compile(tool.outputSchema as object));
+  });
+  after(async () => {
+    await client.close();
+    await app.close();
+  });
+
+  /** Calls a tool that must succeed; its structuredContent must match the tool's outputSchema and equal the text content. */
+  async function call<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError ?? false, `${name}: ${textOf(result)}`).to.equal(false);
+    const validate = validators.get(name) as ValidateFunction;
+    expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+    expect(JSON.parse(textOf(result))).to.deep.equal(result.structuredContent);
+    return result.structuredContent as T;
+  }
+
+  async function failure(name: string, args: Record<string, unknown>, using: Client = client): Promise<ErrorEnvelope['error']> {
+    const result = (await using.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError).to.equal(true);
+    return (JSON.parse(textOf(result)) as ErrorEnvelope).error;
+  }
+
+  it('lists a tool for every route the table marks, with input and output schemas, annotations and a description', async () => {
+    const names = tools.map((tool) => tool.name);
+    // The spec's account and watch tool names, with the service prefix marque.
+    expect(names).to.include.members([
+      'get_usage',
+      'get_usage_summary',
+      'get_account',
+      'marque_watches_create',
+      'marque_watches_update',
+      'marque_watches_delete',
+      'pause_watch',
+      'resume_watch',
+      'preview_watch',
+      'get_watch_diagnostics',
+      'list_alerts_for_watch',
+      'lookup_alert',
+    ]);
+    expect(names.filter((name) => name.startsWith('marque_webhooks_'))).to.have.length.of.at.least(5);
+    // The spec's reads: trademarks, owners, entities, attorneys, firms, proceedings, watches, alerts, webhooks, reference data.
+    expect(names).to.include.members([
+      'search_trademarks',
+      'get_trademark',
+      'list_owners',
+      'get_owner',
+      'list_entities',
+      'list_attorneys',
+      'list_firms',
+      'list_proceedings',
+      'list_watches',
+      'list_alerts',
+      'marque_webhooks_list',
+      'list_offices',
+      'list_jurisdictions',
+      'list_classifications',
+      'suggest_goods_services',
+      'list_design_codes',
+      'list_deadline_rules',
+      'compute_deadlines',
+      'compute_opposition_windows',
+    ]);
+    expect(new Set(names).size).to.equal(names.length);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).to.equal('object');
+      expect(tool.outputSchema?.type, tool.name).to.equal('object');
+      expect(tool.description, tool.name).to.have.length.above(40);
+      expect(tool.annotations, tool.name).to.include.keys('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint');
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('search_trademarks')?.annotations).to.include({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get('marque_watches_delete')?.annotations).to.include({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('marque_watches_create')?.annotations).to.include({ readOnlyHint: false, idempotentHint: false });
+    expect(byName.get('get_trademark')?.inputSchema.required).to.deep.equal(['id']);
+  });
+
+  it('answers reads: search, detail, owner, a reference list, deadlines and the account', async () => {
+    const found = await call<{ data: Array<{ id: string; owner_id: string | null }> }>('search_trademarks', { offices: ['US'], limit: 5 });
+    expect(found.data.length).to.be.within(1, 5);
+    const stored = (await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds([found.data[0]!.id]))[0] as TrademarkDoc;
+    const detail = await call<{ id: string; mark_text: string; office_code: string }>('get_trademark', { id: stored._id });
+    expect(detail).to.include({ id: stored._id, mark_text: stored.mark_text, office_code: 'US' });
+    const owners = await call<{ data: Array<{ id: string }> }>('list_owners', { limit: 1 });
+    const owner = await call<{ id: string }>('get_owner', { id: owners.data[0]!.id });
+    expect(owner.id).to.equal(owners.data[0]!.id);
+    await call('list_owner_trademarks', { id: owner.id, limit: 3 });
+    const offices = await call<{ data: Array<{ code: string }> }>('list_offices');
+    expect(offices.data.map((office) => office.code)).to.include.members(['US', 'EM']);
+    await call('list_classifications', { kind: 'services' });
+    // A US registration of 2020-03-10: the section 8 declaration is due six years on (15 U.S.C. 1058).
+    const deadlines = await call<{ data: Array<{ deadlines: Array<{ type: string; due_date: string }> }> }>('compute_deadlines', {
+      items: [{ jurisdiction: 'US', registration_date: '2020-03-10' }],
+      as_of_date: '2025-06-01',
+    });
+    expect(JSON.stringify(deadlines)).to.contain('2026-03-10');
+    const account = await call<{ plan: string }>('get_account');
+    expect(JSON.stringify(account)).to.contain('pro');
+    await call('get_usage_summary');
+  });
+
+  it('runs a watch through its life: create, pause, read, delete', async () => {
+    const watch = await call<{ id: string; status: string }>('marque_watches_create', {
+      watch_type: 'filter',
+      query: { filters: { offices: ['us'], niceClasses: [9] } },
+      idempotency_key: 'mcp-watch-1',
+    });
+    expect(watch.status).to.equal('active');
+    // The same idempotency key replays the creation instead of making a second watch.
+    const again = await call<{ id: string }>('marque_watches_create', {
+      watch_type: 'filter',
+      query: { filters: { offices: ['us'], niceClasses: [9] } },
+      idempotency_key: 'mcp-watch-1',
+    });
+    expect(again.id).to.equal(watch.id);
+    expect((await call<{ status: string }>('pause_watch', { id: watch.id })).status).to.equal('paused');
+    expect((await call<{ id: string; status: string }>('get_watch', { id: watch.id })).status).to.equal('paused');
+    await call('get_watch_diagnostics', { id: watch.id });
+    await call('list_alerts_for_watch', { id: watch.id });
+    expect(await call('marque_watches_delete', { id: watch.id })).to.include({ id: watch.id, deleted: true });
+    expect((await failure('get_watch', { id: watch.id })).type).to.equal('not_found');
+  });
+
+  it('never shows a webhook signing secret', async () => {
+    const created = await call<{ id: string; secret: string }>('marque_webhooks_create', { url: 'http://127.0.0.1:9/hook' });
+    expect(created.secret).not.to.match(/^whsec_/);
+    expect(created.secret).to.contain('redacted');
+    const listed = await call<{ data: Array<Record<string, unknown>> }>('marque_webhooks_list');
+    expect(listed.data.every((endpoint) => !('secret' in endpoint))).to.equal(true);
+    await call('marque_webhooks_delete', { id: created.id });
+  });
+
+  it('bad arguments and unknown tools are tool errors naming the argument and the rule; the session goes on', async () => {
+    const limit = await failure('search_trademarks', { limit: 1000 });
+    expect(limit).to.include({ type: 'validation_error', status: 400 });
+    expect(limit.detail).to.contain('limit');
+    expect((await failure('search_trademarks', { colour: 'blue' })).detail).to.contain('colour');
+    expect((await failure('get_trademark', {})).detail).to.contain('id');
+    expect((await failure('get_trademark', { id: 'own_01m89anx9728jf1m11smthkh' })).type).to.equal('id_type_mismatch');
+    expect((await failure('no_such_tool', {})).type).to.equal('not_found');
+    await call('list_offices');
+  });
+
+  it('a key without portfolios:manage gets a tool error naming the scope, and its session continues', async () => {
+    const { secret } = await createApiKey(app.adapters.store, { organizationId: app.organizationId, name: 'reader', scopes: ['trademarks:read'] });
+    const reader = await connect(app, secret);
+    try {
+      const refused = await failure('marque_watches_create', { watch_type: 'filter', query: { filters: { offices: ['us'] } } }, reader);
+      expect(refused).to.include({ type: 'forbidden', status: 403 });
+      expect(refused.detail).to.contain('portfolios:manage');
+      const after = (await reader.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult;
+      expect(after.isError ?? false).to.equal(false);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("the organization is the credential's: another organization's watch is not found", async () => {
+    const other = await connect(app, app.keys.otherOrg);
+    try {
+      const theirs = (await other.callTool({
+        name: 'marque_watches_create',
+        arguments: { watch_type: 'filter', query: { filters: { offices: ['em'] } } },
+      })) as CallToolResult;
+      const watchId = (theirs.structuredContent as { id: string }).id;
+      expect((await failure('get_watch', { id: watchId })).type).to.equal('not_found');
+      expect((await call<{ data: Array<{ id: string }> }>('list_watches')).data.map((watch) => watch.id)).not.to.include(watchId);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('tool calls are metered and logged like the routes behind them, with the key', async () => {
+    await call('list_jurisdictions');
+    await app.server.requestLog.flush();
+    const rows = await app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).find({ route: '/v1/jurisdictions' });
+    expect(rows.length).to.be.at.least(1);
+    expect(rows.at(-1)).to.include({ organization_id: app.organizationId, method: 'GET', status_code: 200 });
+    expect(rows.at(-1)?.api_key_id).to.match(/^key_/);
+  });
+
+  it('401 without a credential, with the resource metadata in WWW-Authenticate; a forged internal-call header gains nothing', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const bare = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers, body: initialize });
+    expect(bare.status).to.equal(401);
+    expect(bare.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${app.baseUrl}/.well-known/oauth-protected-resource"`);
+    const forged = await fetch(`${app.baseUrl}/v1/offices`, { headers: { 'x-marque-internal-call': 'guessed-ticket' } });
+    expect(forged.status).to.equal(401);
+    const metadata = await fetch(`${app.baseUrl}/.well-known/oauth-protected-resource`);
+    const body = (await metadata.json()) as Record<string, unknown>;
+    // No authorization server configured: API keys only, and the document says so by listing none.
+    expect(body).to.deep.include({ resource: `${app.baseUrl}/mcp`, authorization_servers: [], bearer_methods_supported: ['header'] });
+    expect(body.scopes_supported).to.include.members(['read', 'search', 'offline_access']);
+  });
+});
+
+describe('mcp: OAuth 2.1 access tokens (issue 17)', function () {
+  this.timeout(60_000);
+  const jwks = new JwksServer();
+  let app: TestApp;
+  let authUrl: string;
+  let key: SigningKey;
+
+  before(async () => {
+    authUrl = await jwks.start();
+    key = await signingKey('test-key-1');
+    jwks.published = [key.jwk];
+    app = await startTestApp({ marks: 50, mcp: { authUrl } });
+  });
+  after(async () => {
+    await app.close();
+    await jwks.stop();
+  });
+
+  const token = async (overrides: JWTPayload = {}, signer: SigningKey = key) =>
+    new SignJWT({
+      sub: 'usr_agent',
+      org_id: app.organizationId,
+      scope: 'read search',
+      aud: `${app.baseUrl}/mcp`,
+      iss: `${authUrl}/api/auth`,
+      exp: Math.floor(Date.now() / 1000) + 600,
+      ...overrides,
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: signer.kid })
+      .sign(signer.privateKey);
+
+  const refusal = async (credential: string): Promise<{ status: number; detail: string; challenge: string | null }> => {
+    const response = await fetch(`${app.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const body = (await response.json()) as ErrorEnvelope;
+    return { status: response.status, detail: body.error.detail, challenge: response.headers.get('www-authenticate') };
+  };
+
+  it('publishes the authorization server in the RFC 9728 metadata', async () => {
+    const body = (await (await fetch(`${app.baseUrl}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
+    expect(body).to.deep.include({ resource: `${app.baseUrl}/mcp`, authorization_servers: [`${authUrl}/api/auth`], bearer_methods_supported: ['header'] });
+  });
+
+  it('accepts a valid token: read tools work, metered to its organization with no API key; a watch tool names the missing scope', async () => {
+    const client = await connect(app, await token());
+    try {
+      const offices = (await client.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult;
+      expect(offices.isError ?? false).to.equal(false);
+      const refused = (await client.callTool({
+        name: 'marque_watches_create',
+        arguments: { watch_type: 'filter', query: { filters: { offices: ['us'] } } },
+      })) as CallToolResult;
+      expect(refused.isError).to.equal(true);
+      expect(textOf(refused)).to.contain('portfolios:manage');
+    } finally {
+      await client.close();
+    }
+    await app.server.requestLog.flush();
+    const [row] = await app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).find({ route: '/v1/offices' });
+    expect(row).to.include({ organization_id: app.organizationId, api_key_id: null, status_code: 200 });
+
+    const manager = await connect(app, await token({ scope: 'read portfolios:manage' }));
+    try {
+      const created = (await manager.callTool({
+        name: 'marque_watches_create',
+        arguments: { watch_type: 'filter', query: { filters: { offices: ['us'] } } },
+      })) as CallToolResult;
+      expect(created.isError ?? false, textOf(created)).to.equal(false);
+    } finally {
+      await manager.close();
+    }
+  });
+
+  it('refuses an expired token, the wrong audience, the wrong issuer and an unknown key with 401 and the metadata challenge', async () => {
+    const stranger = await signingKey('not-published');
+    const cases: Array<[string, string]> = [
+      [await token({ exp: Math.floor(Date.now() / 1000) - 60 }), 'expired'],
+      [await token({ aud: 'https://elsewhere.example/mcp' }), 'audience'],
+      [await token({ iss: 'https://evil.example/api/auth' }), 'issuer'],
+      [await token({}, stranger), 'key'],
+    ];
+    for (const [credential, word] of cases) {
+      const answer = await refusal(credential);
+      expect(answer.status, word).to.equal(401);
+      expect(answer.detail.toLowerCase(), word).to.contain(word);
+      expect(answer.challenge).to.contain('resource_metadata=');
+    }
+    const orphan = await refusal(await token({ org_id: 'org_01m89anx9728jf1m11smthkh' }));
+    expect(orphan.status).to.equal(401);
+    expect(orphan.detail).to.contain('no organization');
+  });
+});
+
+describe('mcp: marque mcp over stdio (issue 17)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let apiKey: string;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'marque-mcp-stdio-'));
+    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+    try {
+      const org = await createOrganization(adapters.store, { name: 'Stdio agent', plan: 'pro' });
+      apiKey = (await createApiKey(adapters.store, { organizationId: org._id, name: 'agent', scopes: [...CUSTOMER_SCOPES] })).secret;
+    } finally {
+      await closeAdapters(adapters);
+    }
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('answers tools/list and a call with the key from MARQUE_API_KEY', async () => {
+    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MARQUE, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', MARQUE_DATA_DIR: dataDir, MARQUE_API_KEY: apiKey, MARQUE_LOG_LEVEL: 'silent' },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).to.include.members(['search_trademarks', 'marque_watches_create']);
+      const offices = (await client.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult;
+      expect(offices.isError ?? false).to.equal(false);
+      expect(JSON.stringify(offices.structuredContent)).to.contain('USPTO');
+    } finally {
+      await client.close();
+    }
+  });
+});
