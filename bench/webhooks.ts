@@ -608,19 +608,14 @@ function goal(met: boolean): string {
 
 /** The short reading under the figures: what bounds them, from how the dispatcher and the feed work. */
 function reading(f: { perSecond: number; inFlight: number; steady: Lag; crossProcess: Lag; overload: Lag | undefined }): string[] {
-  const group = Math.min(EVENTS, WRITE_BATCH) * ENDPOINTS;
   const lines = [
-    `- Throughput: ${(1000 / f.perSecond).toFixed(1)} ms per delivery. The dispatcher's thread does all of it: a new TCP connection per delivery, signing, the outcome's transaction, and the due-rows query of \`startDue\`. \`runUntilIdle\` sends in rounds (one attempt per free endpoint, then \`drain\` waits for the round's slowest), so at most ${f.inFlight} deliveries are in flight and each round runs the due-rows query once. That query finds the pending rows by the (status, due_at) index but orders them by due_at, then event_id: the events of one transaction share \`created_at\`, hence \`due_at\`, so it sorts the whole group of the oldest due rows (here ${int(group)}) to return 200.`,
+    `- Throughput: ${(1000 / f.perSecond).toFixed(1)} ms per delivery. The dispatcher's thread does all of it: a new TCP connection per delivery, signing, and the outcome's transaction. \`runUntilIdle\` sends in rounds (one attempt per free endpoint, then \`drain\` waits for the round's slowest), so at most ${f.inFlight} deliveries are in flight; each round looks for due rows once, through the (status, due_at, event_id) index, which gives them in send order without sorting.`,
     `- Lag while the dispatcher keeps up: p50 ${ms(percentile(f.steady.lags, 0.5))} when the events are committed in its own process (the store wakes its waiters on commit, so the loop starts a pass at once), p50 ${ms(percentile(f.crossProcess.lags, 0.5))} when another process commits them (the embedded feed looks for other processes' commits every 200 ms, so a commit may wait that long to be noticed). The loop's 1 s wait (workers/feed-loop.ts) is only a timeout: it bounds how late a retry that falls due without any write is started, not a first attempt.`,
   ];
   const overload = f.overload;
   if (overload) {
-    const slower =
-      overload.tailRate < f.perSecond
-        ? ` In the loop every finished attempt runs \`startDue\` (one due-rows query per delivery rather than per round), and the query passes over the pending rows of the endpoints still busy before it finds the free one's, so a backlog makes each delivery dearer.`
-        : '';
     lines.push(
-      `- Past capacity the lag is queueing: ${int(overload.rate * ENDPOINTS)} deliveries/s offered for ${overload.seconds} s, then the loop worked off the backlog at ${int(overload.tailRate)} deliveries/s (\`runUntilIdle\`: ${int(f.perSecond)}/s).${slower}`,
+      `- Past capacity the lag is queueing: ${int(overload.rate * ENDPOINTS)} deliveries/s offered for ${overload.seconds} s, then the loop worked off the backlog at ${int(overload.tailRate)} deliveries/s (\`runUntilIdle\`: ${int(f.perSecond)}/s). In the loop a finished attempt starts its endpoint's next due row by one lookup of that endpoint's rows (the (endpoint_id, status, due_at, event_id) index), so a backlog costs no rescans.`,
     );
   }
   return lines;

@@ -30,4 +30,12 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect(() => readConfig({ MARQUE_WORKERS: 'indexer,mailer' })).to.throw(ConfigError, /MARQUE_WORKERS.*mailer/);
     expect(() => readConfig({ MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS: 'soon' })).to.throw(ConfigError, /MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS/);
   });
+
+  it('reads the MCP base URL, authorization server and stdio key; a base URL must be http(s) and loses its trailing slash', () => {
+    const config = readConfig({ MARQUE_PUBLIC_URL: 'https://api.marque.example/', MARQUE_AUTH_URL: 'https://auth.marque.example', MARQUE_API_KEY: 'mq_x' });
+    expect(config).to.include({ publicUrl: 'https://api.marque.example', authUrl: 'https://auth.marque.example', apiKey: 'mq_x' });
+    expect(readConfig({})).to.include({ publicUrl: null, authUrl: null, apiKey: null });
+    expect(() => readConfig({ MARQUE_AUTH_URL: 'ftp://auth.example' })).to.throw(ConfigError, /MARQUE_AUTH_URL/);
+    expect(() => readConfig({ MARQUE_PUBLIC_URL: 'marque.example' })).to.throw(ConfigError, /MARQUE_PUBLIC_URL/);
+  });
 });
