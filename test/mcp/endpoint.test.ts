@@ -351,6 +351,32 @@ describe('mcp: OAuth 2.1 access tokens (issue 17)', function () {
   });
 });
 
+describe('mcp: the mcp transport tier (issue 17)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+
+  before(async () => {
+    app = await startTestApp({ marks: 20, organization: { limitsOverride: { tier_ceilings: { mcp: 3 } } } });
+  });
+  after(async () => app.close());
+
+  it('tool calls spend the mcp ceiling (here 3 a minute): the fourth is a rate_limited tool error, while REST calls are unaffected', async () => {
+    const client = await connect(app, app.keys.full);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const result = (await client.callTool({ name: 'list_jurisdictions', arguments: {} })) as CallToolResult;
+        expect(result.isError ?? false, textOf(result)).to.equal(false);
+      }
+      const fourth = (await client.callTool({ name: 'list_jurisdictions', arguments: {} })) as CallToolResult;
+      expect(fourth.isError).to.equal(true);
+      expect((JSON.parse(textOf(fourth)) as ErrorEnvelope).error).to.include({ type: 'rate_limited', status: 429 });
+      expect((await app.get('/v1/jurisdictions')).status).to.equal(200);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('mcp: marque mcp over stdio (issue 17)', function () {
   this.timeout(60_000);
   let dataDir: string;
