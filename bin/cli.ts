@@ -75,6 +75,8 @@ async function serve(config: Config): Promise<void> {
     workers: config.workers,
     publicUrl: config.publicUrl,
     authUrl: config.authUrl,
+    logLevel: config.logLevel,
+    metricsToken: config.metricsToken,
     ...webhookOptions(config),
   });
   if (demo) await createDemoWatches(server.services, demo.organizationId);

@@ -42,6 +42,8 @@ export interface Config {
   authUrl: string | null;
   /** MARQUE_API_KEY: the key `marque mcp` (stdio) acts with. */
   apiKey: string | null;
+  /** MARQUE_METRICS_TOKEN: the bearer token /metrics needs (unset: open in development, off in production). */
+  metricsToken: string | null;
 }
 
 export const WORKER_NAMES = ['indexer', 'watches', 'webhooks'] as const;
@@ -116,5 +118,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: baseUrl(env, 'MARQUE_PUBLIC_URL'),
     authUrl: baseUrl(env, 'MARQUE_AUTH_URL'),
     apiKey: optional(env.MARQUE_API_KEY),
+    metricsToken: optional(env.MARQUE_METRICS_TOKEN),
   };
 }

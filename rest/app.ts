@@ -23,7 +23,7 @@
  * logged and answered with 500 internal_error, never with a stack trace.
  */
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../domain/errors';
 import { randomId } from '../domain/ids';
 import { createRequestContext, type Services } from '../resolvers/context';
@@ -33,6 +33,7 @@ import { buildEnvelope } from './envelope';
 import { answerClientError, errorForResponse, MAX_PATH_SEGMENT, sendError } from './errors';
 import { parseJsonBody } from './json-body';
 import { Limiter } from './limits';
+import type { Metrics } from './metrics';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls';
 import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
@@ -53,6 +54,10 @@ export interface AppOptions {
   log?: (message: string, error?: unknown) => void;
   /** Requests made on an already authenticated caller's behalf (MCP tool calls). */
   internalCalls?: InternalCalls;
+  /** Request counts, latencies and refusals for /metrics. */
+  metrics?: Metrics;
+  /** Fastify's pino logger: one JSON line per request, with its request id (false: none). */
+  logger?: FastifyServerOptions['logger'];
 }
 
 declare module 'fastify' {
@@ -133,7 +138,8 @@ function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
 
 /** Stage 1, request id and CORS: the request's id (also the Request-Id header) and the CORS headers. */
 function startExchange(request: FastifyRequest, reply: FastifyReply): void {
-  request.requestId = newRequestId();
+  // Fastify's id (genReqId), so the log lines of a request carry the id its client sees.
+  request.requestId = request.id;
   request.exchange = null;
   reply.headers(CORS_HEADERS);
   reply.header('request-id', request.requestId);
@@ -143,7 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services, registry, routes } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const app = Fastify({
-    logger: false,
+    logger: options.logger ?? false,
+    genReqId: () => newRequestId(),
     routerOptions: { querystringParser: () => ({}), maxParamLength: MAX_PATH_SEGMENT },
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
@@ -168,6 +175,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('exchange', null);
   app.addHook('onRequest', async (request, reply) => startExchange(request, reply));
 
+  const metrics = options.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   const requestLog = options.requestLog;
   if (requestLog) {
     app.addHook('onResponse', async (request, reply) => {
@@ -209,7 +222,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             context = createRequestContext(services, caller);
             const limits = await limiter.admit(internal ? { ...route, tier: internal.tier } : route, organization);
             reply.headers(limits.headers);
-            if (limits.refusal) throw limits.refusal;
+            if (limits.refusal) {
+              metrics?.refused(route.pool, limits.refusal.type);
+              throw limits.refusal;
+            }
             const begun = await idempotency.begin(route, caller.organizationId, request.headers['idempotency-key'], request.body);
             if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
             claim = begun?.claim ?? null;

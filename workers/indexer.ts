@@ -27,7 +27,8 @@ export class SearchIndexer {
   private readonly loop: FeedLoop;
   /** Feed position read up to; undefined until loaded from the checkpoint. */
   private position: string | null | undefined = undefined;
-  private readonly collections: string[];
+  /** The feed collections it reads (its projections' sources). */
+  readonly collections: readonly string[];
 
   constructor(
     private readonly store: DocumentStore,

@@ -86,6 +86,8 @@ export interface TestAppOptions {
   webhooks?: Pick<ServerOptions, 'environment' | 'webhookTimeouts' | 'random'>;
   /** The OAuth authorization server of /mcp, and the public base URL (default: the listen address). */
   mcp?: Pick<ServerOptions, 'authUrl' | 'publicUrl'>;
+  /** The bearer token /metrics needs. */
+  metricsToken?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -129,6 +131,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     previewBudgetMs: options.previewBudgetMs,
     ...options.webhooks,
     ...options.mcp,
+    metricsToken: options.metricsToken,
   });
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.app.server.address() as AddressInfo;

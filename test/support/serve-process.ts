@@ -12,6 +12,8 @@ export interface ServeProcess {
   baseUrl: string;
   /** Resolves with the exit code (null when a signal ended it). */
   exit: Promise<number | null>;
+  /** Everything it has written to stderr so far. */
+  stderr(): string;
 }
 
 export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
@@ -20,8 +22,8 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /serving (http:\/\/[^\s]+)\/v1/.exec(stderr);
@@ -29,5 +31,5 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
     });
     child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
   });
-  return { child, baseUrl, exit };
+  return { child, baseUrl, exit, stderr: () => stderr };
 }

@@ -30,7 +30,7 @@ import { ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
-import { WATCH_EVALUATOR_CHECKPOINT_ID } from '../feed-checkpoints';
+import { WATCH_EVALUATOR_CHECKPOINT_ID, WATCH_EVALUATOR_FEED } from '../feed-checkpoints';
 import { FeedLoop } from '../feed-loop';
 import { trademarkProjection } from '../projections/trademarks';
 import type { SearchIndex } from '../../datasources/ports';
@@ -104,7 +104,7 @@ export class WatchEvaluator {
     await this.initialize();
     for (;;) {
       const position = this.position ?? null;
-      const batch = await this.store.readChanges(position, batchSize, [COLLECTIONS.trademarkChanges]);
+      const batch = await this.store.readChanges(position, batchSize, WATCH_EVALUATOR_FEED);
       if (batch.position === position) return report;
       const changes = batch.events
         .filter((event) => event.operation !== 'delete' && event.document !== null)

@@ -27,7 +27,7 @@ import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpoi
 import { newDelivery } from '../../domain/webhook-deliveries';
 import { eventObject } from '../../domain/webhook-events';
 import { MAX_ATTEMPTS, nextAttemptAt, shouldDisableEndpoint } from '../../domain/webhook-retries';
-import { WEBHOOK_DISPATCHER_CHECKPOINT_ID } from '../feed-checkpoints';
+import { WEBHOOK_DISPATCHER_CHECKPOINT_ID, WEBHOOK_DISPATCHER_FEED } from '../feed-checkpoints';
 import { FeedLoop } from '../feed-loop';
 import { signedHeaders } from './signing';
 
@@ -122,7 +122,7 @@ export class WebhookDispatcher {
     let made = 0;
     for (;;) {
       const position = this.position ?? null;
-      const batch = await this.store.readChanges(position, batchSize, [COLLECTIONS.events]);
+      const batch = await this.store.readChanges(position, batchSize, WEBHOOK_DISPATCHER_FEED);
       if (batch.position === position) return made;
       const events = batch.events
         .filter((change) => change.operation === 'insert' && change.document !== null)
