@@ -50,6 +50,7 @@ import { readConfig } from '../bin/config';
 import type { DocumentStore } from '../datasources/ports';
 import { randomId } from '../domain/ids';
 import { ALERT_TRIGGER_TYPES, COLLECTIONS, type AlertDoc, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../domain/records';
+import { newEndpointDoc } from '../domain/webhook-endpoints';
 import { WebhookDispatcher } from '../workers/webhooks/dispatcher';
 import { alertCreatedEvent } from '../workers/watches/evaluator';
 import { PROJECT_ROOT } from './processes';
@@ -229,25 +230,16 @@ class Receiver {
 // The benchmark (main thread)
 
 function endpointDoc(url: string, secret: string, at: string, index: number): WebhookEndpointDoc {
-  // Every field createEndpoint (resolvers/webhooks/endpoints.ts) sets.
-  return {
-    _id: randomId('whk_'),
-    organization_id: ORGANIZATION_ID,
+  return newEndpointDoc({
+    id: randomId('whk_'),
+    organizationId: ORGANIZATION_ID,
     url,
     description: `bench receiver ${index}`,
-    enabled_events: ['alert.created'],
-    status: 'active',
-    disabled_reason: null,
-    secrets: [{ version: 1, secret, expires_at: null }],
-    secret_version: 1,
-    consecutive_failures: 0,
-    failing_since: null,
-    last_success_at: null,
-    last_failure_at: null,
+    enabledEvents: ['alert.created'],
+    secret,
     metadata: {},
-    created_at: at,
-    updated_at: at,
-  };
+    at: new Date(at),
+  });
 }
 
 /** An alert as the evaluator makes one (a similarity hit on a new filing, or a change of a watched mark). */

@@ -1,7 +1,7 @@
 /**
  * The route table: every public route, in one list. Everything about a route is read from here.
  */
-import type { CustomRoute, RouteDef } from './route';
+import { PUBLIC_GET, type CustomRoute, type RouteDef } from './route';
 import { buildOpenApi } from './openapi';
 import { apiKeyRoutes } from './routes/api-keys';
 import { feedbackRoutes } from './routes/feedback';
@@ -64,23 +64,14 @@ export function operationNames(routes: readonly RouteDef[]): string[] {
 
 function openApiRoute(handle: CustomRoute['handle']): CustomRoute {
   return {
-    kind: 'custom',
+    ...PUBLIC_GET,
     id: 'getOpenApi',
-    method: 'GET',
     path: '/v1/openapi.json',
     summary: 'OpenAPI document',
     description: 'This API described as OpenAPI 3.1, generated from the route table. No key needed.',
     tag: 'Meta',
-    scope: 'public',
-    pool: 'utility',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [],
-    query: [],
-    successStatus: 200,
     envelope: 'raw',
     response: freeObject('OpenAPI 3.1 document.'),
-    errors: [],
     handle,
   };
 }

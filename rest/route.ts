@@ -100,3 +100,17 @@ export interface CustomRoute extends RouteBase {
 }
 
 export type RouteDef = OperationRoute | CustomRoute;
+
+/** What every public GET route shares (health, the OpenAPI document, the OAuth metadata): no key, no limit, never metered. */
+export const PUBLIC_GET = {
+  kind: 'custom',
+  method: 'GET',
+  scope: 'public',
+  pool: 'utility',
+  tier: 'reads',
+  idempotency: 'none',
+  pathParams: [],
+  query: [],
+  successStatus: 200,
+  errors: [],
+} as const;

@@ -20,6 +20,7 @@ import {
   type WebhookSecret,
 } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
+import { newEndpointDoc } from '../../domain/webhook-endpoints';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/webhook-events';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf } from '../accounts/pages';
@@ -110,26 +111,18 @@ interface EndpointInput {
 
 async function createEndpoint(input: EndpointInput, ctx: RequestContext) {
   const url = await checkUrl(input.url, ctx);
-  const at = ctx.services.now().toISOString();
+  const now = ctx.services.now();
   const secret = newSecret();
-  const endpoint: WebhookEndpointDoc = {
-    _id: randomId('whk_', ctx.services.now().getTime()),
-    organization_id: ctx.caller.organizationId,
+  const endpoint = newEndpointDoc({
+    id: randomId('whk_', now.getTime()),
+    organizationId: ctx.caller.organizationId,
     url,
     description: checkDescription(input.description),
-    enabled_events: input.enabled_events === undefined || input.enabled_events === null ? DEFAULT_ENABLED_EVENTS : checkEnabledEvents(input.enabled_events),
-    status: 'active',
-    disabled_reason: null,
-    secrets: [{ version: 1, secret, expires_at: null }],
-    secret_version: 1,
-    consecutive_failures: 0,
-    failing_since: null,
-    last_success_at: null,
-    last_failure_at: null,
+    enabledEvents: input.enabled_events === undefined || input.enabled_events === null ? DEFAULT_ENABLED_EVENTS : checkEnabledEvents(input.enabled_events),
+    secret,
     metadata: input.metadata === undefined || input.metadata === null ? {} : parseMetadata('metadata', input.metadata),
-    created_at: at,
-    updated_at: at,
-  };
+    at: now,
+  });
   await ctx.services.store.transaction(async () => {
     await assertResourceQuota(ctx, 'webhook_endpoints', 1);
     await endpointsOf(ctx).insertOne(endpoint);

@@ -1,7 +1,7 @@
 /**
  * Health endpoints: no key, outside every limit, never metered.
  */
-import type { RouteDef } from '../route';
+import { PUBLIC_GET, type RouteDef } from '../route';
 import { constant, int, object, type JsonSchema } from '../schemas/json-schema';
 
 export interface Probe {
@@ -44,26 +44,13 @@ async function probe(p: Probe, now: () => number): Promise<DependencyStatus> {
   }
 }
 
-const base = {
-  tag: 'Health',
-  scope: 'public',
-  pool: 'utility',
-  tier: 'reads',
-  idempotency: 'none',
-  pathParams: [],
-  query: [],
-  successStatus: 200,
-  envelope: 'single',
-  errors: [],
-  method: 'GET',
-} as const;
+const base = { ...PUBLIC_GET, tag: 'Health', envelope: 'single' } as const;
 
 export function healthRoutes(deps: HealthDeps): RouteDef[] {
   const live = async () => ({ status: 200, body: { status: 'ok' } });
   return [
     {
       ...base,
-      kind: 'custom',
       id: 'health',
       path: '/v1/health',
       summary: 'Liveness',
@@ -73,7 +60,6 @@ export function healthRoutes(deps: HealthDeps): RouteDef[] {
     },
     {
       ...base,
-      kind: 'custom',
       id: 'healthLive',
       path: '/health/live',
       summary: 'Liveness (root path)',
@@ -83,7 +69,6 @@ export function healthRoutes(deps: HealthDeps): RouteDef[] {
     },
     {
       ...base,
-      kind: 'custom',
       id: 'healthReady',
       path: '/health/ready',
       summary: 'Readiness with dependency probes',

@@ -4,7 +4,7 @@
  * Without a configured authorization server (MARQUE_AUTH_URL) the list is empty and the
  * document says that only API keys are accepted.
  */
-import type { CustomRoute } from '../route';
+import { PUBLIC_GET, type CustomRoute } from '../route';
 import { arrayOf, constant, object, str } from '../schemas/json-schema';
 
 export interface OAuthMetadataDeps {
@@ -34,9 +34,8 @@ export function oauthMetadataRoute(deps: OAuthMetadataDeps): CustomRoute {
     resource_documentation: `${deps.publicUrl()}/v1/openapi.json`,
   });
   return {
-    kind: 'custom',
+    ...PUBLIC_GET,
     id: 'getOAuthProtectedResource',
-    method: 'GET',
     path: OAUTH_METADATA_PATH,
     summary: 'OAuth protected resource metadata of /mcp',
     description:
@@ -44,16 +43,8 @@ export function oauthMetadataRoute(deps: OAuthMetadataDeps): CustomRoute {
       (deps.authUrl === null ? 'This server has no authorization server configured: /mcp accepts API keys only. ' : '') +
       'No key needed.',
     tag: 'Meta',
-    scope: 'public',
-    pool: 'utility',
-    tier: 'reads',
-    idempotency: 'none',
-    pathParams: [],
-    query: [],
-    successStatus: 200,
     envelope: 'raw',
     response: metadataSchema,
-    errors: [],
     handle: async () => ({ status: 200, body: body() }),
   };
 }

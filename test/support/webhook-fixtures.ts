@@ -5,27 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { randomId } from '../../domain/ids';
 import type { EventDoc, WebhookEndpointDoc } from '../../domain/records';
+import { newEndpointDoc } from '../../domain/webhook-endpoints';
 
 export function endpointDoc(organizationId: string, url: string, at: Date, overrides: Partial<WebhookEndpointDoc> = {}): WebhookEndpointDoc {
-  return {
-    _id: randomId('whk_', at.getTime()),
-    organization_id: organizationId,
-    url,
-    description: null,
-    enabled_events: ['alert.created'],
-    status: 'active',
-    disabled_reason: null,
-    secrets: [{ version: 1, secret: `whsec_${randomBytes(32).toString('base64')}`, expires_at: null }],
-    secret_version: 1,
-    consecutive_failures: 0,
-    failing_since: null,
-    last_success_at: null,
-    last_failure_at: null,
-    metadata: {},
-    created_at: at.toISOString(),
-    updated_at: at.toISOString(),
-    ...overrides,
-  };
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const id = randomId('whk_', at.getTime());
+  return { ...newEndpointDoc({ id, organizationId, url, description: null, enabledEvents: ['alert.created'], secret, metadata: {}, at }), ...overrides };
 }
 
 /** `count` alert.created events of `organizationId`, one millisecond apart from `at` on. */
