@@ -159,10 +159,12 @@ export function scoreSimilarity(protectedMark: SimilarityInput, candidate: Simil
   const classesB = candidate.niceClasses ?? [];
   if (classesA.length > 0 && classesB.length > 0) {
     const shared = classesA.filter((niceClass) => classesB.includes(niceClass));
-    if (shared.length > 0) {
+    // Shared classes strengthen a textual resemblance; on their own (the Jaro-Winkler floor and
+    // no signal) they must not make an alert that names no reason in the text.
+    if (shared.length > 0 && signals.length > 0) {
       score += CLASS_OVERLAP_BONUS;
       signals.push({ type: 'class_overlap', strength: 1, detail: `both cover Nice class${shared.length === 1 ? '' : 'es'} ${shared.join(', ')}` });
-    } else {
+    } else if (shared.length === 0) {
       score *= NO_CLASS_OVERLAP_FACTOR;
     }
   }

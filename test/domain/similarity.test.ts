@@ -86,6 +86,15 @@ describe('domain/similarity', () => {
     expect(apart).to.be.below(none);
   });
 
+  it('shared classes add nothing to a pair with no resemblance in the text (OPTIROC / OPTITEC, held not similar: data/similarity-pairs.json)', () => {
+    const texts = score('OPTIROC', 'OPTITEC');
+    expect(texts.signals).to.deep.equal([]);
+    const shared = score('OPTIROC', 'OPTITEC', [19], [19]);
+    expect(shared.score).to.equal(texts.score);
+    expect(shared.score).to.be.below(DEFAULT_SCORE_THRESHOLD);
+    expect(shared.signals.map((signal) => signal.type)).not.to.include('class_overlap');
+  });
+
   it('keys: marks that sound or look alike share a key; scores stay within 0..1', () => {
     const share = (a: string, b: string) => {
       const [x, y] = [similarityKeys(a), similarityKeys(b)];
