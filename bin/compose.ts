@@ -18,8 +18,11 @@ import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
+import { mountDocs } from '../rest/docs-page';
 import { mountGraphql } from '../rest/graphql/endpoint';
 import { InternalCalls } from '../rest/internal-calls';
+import { Metrics, mountMetrics } from '../rest/metrics';
+import { feedConsumers, registerWorkerMetrics } from '../workers/worker-metrics';
 import { createAccessTokenVerifier, OAUTH_SCOPES, type AccessTokenVerifier } from '../mcp/access-tokens';
 import { mountMcp } from '../mcp/endpoint';
 import { buildTools, type ToolDefinition } from '../mcp/tools';
@@ -157,6 +160,10 @@ export interface ServerOptions {
   publicUrl?: string | null;
   /** `{auth_url}` of the OAuth authorization server for /mcp (MARQUE_AUTH_URL); none: API keys only. */
   authUrl?: string | null;
+  /** JSON request logs on stderr (`info`), or none (default). */
+  logLevel?: Config['logLevel'];
+  /** MARQUE_METRICS_TOKEN: /metrics needs it as a bearer token; none: open in development, off in production. */
+  metricsToken?: string | null;
 }
 
 /** `http://host:port` of a listening Fastify app. */
@@ -215,6 +222,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const schema = buildSchema();
   const registry = new OperationRegistry(schema);
   const internalCalls = new InternalCalls();
+  const metrics = new Metrics();
   let tools: ToolDefinition[] = [];
   let served: FastifyInstance | null = null;
   const publicUrl = (): string => options.publicUrl ?? (served === null ? 'http://localhost' : listenUrl(served));
@@ -264,8 +272,19 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     routes,
     requestLog,
     internalCalls,
+    metrics,
+    logger:
+      options.logLevel === 'info'
+        ? {
+            level: 'info',
+            stream: process.stderr,
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-marque-internal-call"]'], censor: '[redacted]' },
+          }
+        : false,
     mount: [
+      (instance) => mountMetrics(instance, metrics, { token: options.metricsToken ?? null, production: options.environment === 'production' }),
       (instance) => mountGraphql(instance, { schema, services, registry, routes, log }),
+      (instance) => mountDocs(instance),
       (instance) =>
         mountMcp(instance, {
           store: adapters.store,
@@ -281,6 +300,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     log,
   });
   served = app;
+  registerWorkerMetrics(metrics.registry, adapters.store, feedConsumers(indexer.collections));
   if (workers.has('indexer')) indexer.start();
   const close = async (): Promise<void> => {
     shuttingDown = true;
