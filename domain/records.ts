@@ -512,6 +512,8 @@ export interface WatchQuery {
   /** trademark: the marks watched (or those of a portfolio). */
   trademark_ids?: string[];
   portfolio_id?: string;
+  /** filter: the saved search whose filters the watch took (its `filters` hold them). */
+  saved_search_id?: string;
 }
 
 export interface WatchDoc {

@@ -31,8 +31,9 @@ function checkName(raw: unknown): string {
   return raw;
 }
 
-async function requireSavedSearch(id: string, ctx: RequestContext): Promise<SavedSearchDoc> {
-  const searchId = parseId('id', id, 'ss_');
+/** The caller's saved search, or 404 (also for another organization's). */
+export async function requireSavedSearch(id: string, ctx: RequestContext, parameter = 'id'): Promise<SavedSearchDoc> {
+  const searchId = parseId(parameter, id, 'ss_');
   const search = await savedSearchesOf(ctx).findOne({ _id: searchId, organization_id: ctx.caller.organizationId });
   if (!search) throw notFound(`No saved search ${searchId}.`);
   return search;

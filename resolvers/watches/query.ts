@@ -3,7 +3,8 @@
  * on create, update, bulk create and preview.
  *
  * - `query` members: `q` and `score_threshold` (similarity), `filters` (every type; required for
- *   `filter`), `trademark_ids` or `portfolio_id` (trademark). `query.match`, in any form, is 400.
+ *   `filter` unless `saved_search_id` names a saved search to take them from), `trademark_ids` or
+ *   `portfolio_id` (trademark). `query.match`, in any form, is 400.
  * - `filters` keys are the camelCase names of the trademark list filters (`niceClasses`,
  *   `offices`, `ownerId`, `filingDateGte`, …); an unknown key is 400 listing the allowed keys.
  *   Entity scopes (`entity_id`, `entity_group`) are not watch filters: they are expanded against
@@ -92,7 +93,7 @@ const FILTER_KEYS: ReadonlyMap<string, { param: string; kind: FilterKind }> = ne
 /** The allowed `query.filters` keys, as error messages list them. */
 export const WATCH_FILTER_KEYS: readonly string[] = [...FILTER_KEYS.keys()];
 
-const QUERY_MEMBERS = ['q', 'score_threshold', 'filters', 'trademark_ids', 'portfolio_id'] as const;
+const QUERY_MEMBERS = ['q', 'score_threshold', 'filters', 'trademark_ids', 'portfolio_id', 'saved_search_id'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -181,8 +182,14 @@ export function checkWatchQuery(type: WatchType, raw: unknown, name = 'query'): 
       if (raw[member] !== undefined) throw invalid(`${name}.${member}`, 'applies only to watch_type similarity');
     }
   }
-  if (type === 'filter' && Object.keys(query.filters ?? {}).length === 0)
-    throw invalid(`${name}.filters`, 'is required for filter watches: at least one filter');
+  if (raw.saved_search_id !== undefined) {
+    if (type !== 'filter') throw invalid(`${name}.saved_search_id`, 'applies only to watch_type filter');
+    if (raw.filters !== undefined) throw invalid(`${name}.saved_search_id`, `takes the place of ${name}.filters: send one of the two`);
+    if (typeof raw.saved_search_id !== 'string') throw invalid(`${name}.saved_search_id`, 'must be a saved search ID (ss_...)');
+    query.saved_search_id = parseId(`${name}.saved_search_id`, raw.saved_search_id, 'ss_');
+  }
+  if (type === 'filter' && Object.keys(query.filters ?? {}).length === 0 && query.saved_search_id === undefined)
+    throw invalid(`${name}.filters`, `is required for filter watches: at least one filter (or ${name}.saved_search_id)`);
   if (type === 'trademark') {
     const hasIds = raw.trademark_ids !== undefined;
     const hasPortfolio = raw.portfolio_id !== undefined;
@@ -241,4 +248,22 @@ export function checkTrademarkListQuery(raw: unknown, name = 'query'): Record<st
   }
   if (Object.keys(query).length === 0) throw invalid(name, 'must hold at least one filter or q');
   return query;
+}
+
+/**
+ * The watch filters of a saved search's query, for a filter watch built on it: its list filters
+ * under their camelCase keys, checked like any watch filters. A filter watch tests marks against
+ * filters, so a saved search with `q` or an entity scope cannot back one (400 naming them); its
+ * sort and include_total do not matter to a watch.
+ */
+export function savedSearchFilters(saved: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> {
+  const unmatchable = Object.keys(saved).filter((key) => key === 'q' || (ENTITY_SCOPES as readonly string[]).includes(key));
+  if (unmatchable.length > 0) {
+    throw invalid(
+      name,
+      `the saved search uses ${unmatchable.join(', ')}, which a filter watch cannot test marks against (for a mark's text use a similarity watch with query.q; for an entity, filters.ownerId)`,
+    );
+  }
+  const filters = Object.entries(saved).filter(([key]) => key !== 'sort' && key !== 'include_total');
+  return checkFilters(Object.fromEntries(filters.map(([key, value]) => [snakeToCamel(key), value])), name);
 }

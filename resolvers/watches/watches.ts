@@ -17,9 +17,10 @@ import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
-import { checkWatchQuery, checkWatchType } from './query';
+import { checkWatchQuery, checkWatchType, savedSearchFilters } from './query';
 import { assertResourceQuota } from '../organization/resource-quota';
 import { requirePortfolio } from '../portfolios/portfolios';
+import { requireSavedSearch } from '../saved-searches/saved-searches';
 
 export const WATCH_NAME_MAX_LENGTH = 200;
 /** Watches per bulk request. */
@@ -87,25 +88,36 @@ function watchEvent(watch: WatchDoc, type: string, at: string): EventDoc {
   };
 }
 
-/** A trademark watch of a portfolio needs the organization's own portfolio (404 otherwise). */
-async function checkPortfolio(query: WatchQuery, ctx: RequestContext, name = 'query.portfolio_id'): Promise<void> {
-  if (query.portfolio_id !== undefined) await requirePortfolio(query.portfolio_id, ctx, name);
+/**
+ * The records a query names must be the organization's own (404 otherwise): a trademark watch's
+ * portfolio; a filter watch's saved search, whose filters the watch takes now (a later change of
+ * the saved search does not change the watch; PATCH the query to take them again).
+ */
+async function resolveReferences(query: WatchQuery, ctx: RequestContext, name = 'query'): Promise<WatchQuery> {
+  if (query.portfolio_id !== undefined) await requirePortfolio(query.portfolio_id, ctx, `${name}.portfolio_id`);
+  if (query.saved_search_id === undefined) return query;
+  const saved = await requireSavedSearch(query.saved_search_id, ctx, `${name}.saved_search_id`);
+  return { ...query, filters: savedSearchFilters(saved.query, `${name}.saved_search_id`) };
 }
 
-async function storeWatches(watches: readonly WatchDoc[], ctx: RequestContext): Promise<void> {
+/** Stores new watches with their created events; answers them as stored (references resolved). */
+async function storeWatches(checked: readonly WatchDoc[], ctx: RequestContext): Promise<WatchDoc[]> {
   const { store } = ctx.services;
-  for (const [i, watch] of watches.entries()) await checkPortfolio(watch.query, ctx, watches.length > 1 ? `items[${i}].query.portfolio_id` : undefined);
+  const watches: WatchDoc[] = [];
+  for (const [i, watch] of checked.entries()) {
+    watches.push({ ...watch, query: await resolveReferences(watch.query, ctx, checked.length > 1 ? `items[${i}].query` : undefined) });
+  }
   await store.transaction(async () => {
     await assertResourceQuota(ctx, 'watches', watches.length);
     await watchesOf(ctx).insertMany(watches);
     await store.collection<EventDoc>(COLLECTIONS.events).insertMany(watches.map((watch) => watchEvent(watch, 'watch.created', watch.created_at)));
   });
+  return watches;
 }
 
 async function createWatch(input: WatchInput, ctx: RequestContext) {
-  const watch = newWatch(input, ctx);
-  await storeWatches([watch], ctx);
-  return watchObject(watch);
+  const [watch] = await storeWatches([newWatch(input, ctx)], ctx);
+  return watchObject(watch as WatchDoc);
 }
 
 /**
@@ -120,8 +132,10 @@ async function createWatchesBulk(args: { items: readonly WatchInput[] }, ctx: Re
       item_count_limit: MAX_BULK_WATCHES,
     });
   }
-  const watches = args.items.map((item, i) => newWatch(item, ctx, `items[${i}].`));
-  await storeWatches(watches, ctx);
+  const watches = await storeWatches(
+    args.items.map((item, i) => newWatch(item, ctx, `items[${i}].`)),
+    ctx,
+  );
   return { data: watches.map(watchObject) };
 }
 
@@ -162,8 +176,8 @@ async function saveWatch(watch: WatchDoc, eventType: string, ctx: RequestContext
 async function updateWatch(args: { id: string; name?: unknown; query?: unknown; metadata?: unknown }, ctx: RequestContext) {
   const watch = await requireWatch(args.id, ctx);
   const at = ctx.services.now().toISOString();
-  const query: WatchQuery = args.query === undefined || args.query === null ? watch.query : checkWatchQuery(watch.watch_type, args.query);
-  await checkPortfolio(query, ctx);
+  const query: WatchQuery =
+    args.query === undefined || args.query === null ? watch.query : await resolveReferences(checkWatchQuery(watch.watch_type, args.query), ctx);
   const name = args.name === undefined ? watch.name : checkName(args.name, 'name');
   const metadata = args.metadata === undefined || args.metadata === null ? watch.metadata : mergeMetadata('metadata', watch.metadata, args.metadata);
   return saveWatch({ ...watch, name, query, metadata, updated_at: at }, 'watch.updated', ctx);

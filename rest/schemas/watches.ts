@@ -26,7 +26,7 @@ import { trademarkSummarySchema } from './trademarks';
 export const watchQuerySchema: JsonSchema = {
   type: 'object',
   description:
-    'similarity: q (the mark to protect, required) and score_threshold (0 to 1); filter: filters (required); trademark: trademark_ids or portfolio_id. ' +
+    'similarity: q (the mark to protect, required) and score_threshold (0 to 1); filter: filters or saved_search_id (one is required); trademark: trademark_ids or portfolio_id. ' +
     `filters keys are camelCase: ${WATCH_FILTER_KEYS.join(', ')}. An unknown key, or match in any form, is 400.`,
   properties: {
     q: str('similarity: the mark to protect, 1 to 200 characters.'),
@@ -34,6 +34,9 @@ export const watchQuerySchema: JsonSchema = {
     filters: freeObject('Trademark list filters, camelCase keys; offices any casing (stored lowercase); ownerId/attorneyId/firmId take prefixed IDs.'),
     trademark_ids: arrayOf(str('tm_...'), 'trademark: up to 1,000 marks.'),
     portfolio_id: str('trademark: a portfolio (pf_...); marks added to it later are watched too.'),
+    saved_search_id: str(
+      'filter: a saved search (ss_...) whose filters the watch takes instead of filters (which then echo them); one with q or an entity scope is 400. A later change of the saved search does not change the watch.',
+    ),
   },
   additionalProperties: false,
 };

@@ -84,6 +84,47 @@ describe('watches and alerts (issue 15)', function () {
       expect(diagnostics.evaluation.last_change_processed_at).to.be.a('string');
     });
 
+    it('on a saved search: takes its filters (echoed in query.filters) and alerts on what they match', async () => {
+      const saved = await ok<{ id: string }>(
+        await send(app, 'POST', '/v1/saved-searches', { name: 'EM class 25', query: { offices: ['EM'], nice_classes: [25], sort: '-filing_date' } }),
+        201,
+      );
+      const watch = await createWatch({ watch_type: 'filter', query: { saved_search_id: saved.id } });
+      expect(watch.query).to.deep.equal({ saved_search_id: saved.id, filters: { offices: ['em'], niceClasses: [25] } });
+      const matching = await add('Cobalt Meadow', 'EM', [25]);
+      await add('Cobalt Meadow', 'US', [25]);
+      await add('Cobalt Meadow', 'EM', [9]);
+      await evaluate();
+      expect((await alertsOf(watch.id)).map((alert) => alert.trademark_id)).to.deep.equal([matching]);
+    });
+
+    it('a saved search that cannot back a filter watch, or is not the organization’s, is refused by name', async () => {
+      const withText = await ok<{ id: string }>(await send(app, 'POST', '/v1/saved-searches', { name: 'text', query: { q: 'cobalt', offices: ['US'] } }), 201);
+      await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { saved_search_id: withText.id } }),
+        400,
+        'validation_error',
+        'query.saved_search_id',
+      );
+      const theirs = await ok<{ id: string }>(
+        await send(app, 'POST', '/v1/saved-searches', { name: 'theirs', query: { offices: ['US'] } }, app.keys.otherOrg),
+        201,
+      );
+      await fails(await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { saved_search_id: theirs.id } }), 404, 'not_found');
+      await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { saved_search_id: theirs.id, filters: { offices: ['us'] } } }),
+        400,
+        'validation_error',
+        'query.saved_search_id',
+      );
+      await fails(
+        await send(app, 'POST', '/v1/watches', { watch_type: 'similarity', query: { q: 'COBALT', saved_search_id: theirs.id } }),
+        400,
+        'validation_error',
+        'query.saved_search_id',
+      );
+    });
+
     it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {
       const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['uS', 'Em'] } } });
       expect(watch.query).to.deep.equal({ filters: { offices: ['us', 'em'] } });
