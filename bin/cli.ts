@@ -31,7 +31,7 @@ const USAGE = `Usage: marque <command> [options]
   serve                                   run the API (and its workers) on HOST:PORT
   worker indexer                          run the search indexer alone
   worker watches                          run the watch evaluator alone (serve runs it too)
-  worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_WORKERS)
+  worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_FEED_WORKERS)
   mcp                                     serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY
   seed --marks N [--seed S]               fill an empty store with N generated marks and index them
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)

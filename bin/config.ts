@@ -31,7 +31,7 @@ export interface Config {
    * sets): production sends webhooks only to HTTPS URLs that resolve to public addresses.
    */
   environment: 'development' | 'production';
-  /** MARQUE_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
+  /** MARQUE_FEED_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
   workers: readonly WorkerName[];
   /** Webhook deliveries: connect and whole-response timeouts. */
   webhookConnectTimeoutMs: number;
@@ -54,7 +54,7 @@ function workerList(raw: string | undefined): readonly WorkerName[] {
   if (raw === 'none') return [];
   const names = raw.split(',').map((name) => name.trim());
   const unknown = names.find((name) => !(WORKER_NAMES as readonly string[]).includes(name));
-  if (unknown !== undefined) throw new ConfigError(`MARQUE_WORKERS must be none or a comma-separated list of ${WORKER_NAMES.join(', ')} (got '${unknown}')`);
+  if (unknown !== undefined) throw new ConfigError(`MARQUE_FEED_WORKERS must be none or a comma-separated list of ${WORKER_NAMES.join(', ')} (got '${unknown}')`);
   return names as WorkerName[];
 }
 
@@ -112,7 +112,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
     environment: environment(env.MARQUE_ENV),
-    workers: workerList(env.MARQUE_WORKERS),
+    workers: workerList(env.MARQUE_FEED_WORKERS),
     webhookConnectTimeoutMs: integer(env, 'MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     webhookResponseTimeoutMs: integer(env, 'MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 120_000),
     publicUrl: baseUrl(env, 'MARQUE_PUBLIC_URL'),

@@ -13,21 +13,21 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect([config.webhookConnectTimeoutMs, config.webhookResponseTimeoutMs]).to.deep.equal([5_000, 10_000]);
   });
 
-  it('reads MARQUE_ENV, MARQUE_WORKERS (a list, or none) and the timeouts', () => {
+  it('reads MARQUE_ENV, MARQUE_FEED_WORKERS (a list, or none) and the timeouts', () => {
     const config = readConfig({
       MARQUE_ENV: 'production',
-      MARQUE_WORKERS: 'indexer, watches',
+      MARQUE_FEED_WORKERS: 'indexer, watches',
       MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS: '2000',
       MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS: '15000',
     });
     expect(config).to.include({ environment: 'production', webhookConnectTimeoutMs: 2_000, webhookResponseTimeoutMs: 15_000 });
     expect(config.workers).to.deep.equal(['indexer', 'watches']);
-    expect(readConfig({ MARQUE_WORKERS: 'none' }).workers).to.deep.equal([]);
+    expect(readConfig({ MARQUE_FEED_WORKERS: 'none' }).workers).to.deep.equal([]);
   });
 
   it('refuses an unknown environment, worker or timeout, naming the variable', () => {
     expect(() => readConfig({ MARQUE_ENV: 'prod' })).to.throw(ConfigError, /MARQUE_ENV/);
-    expect(() => readConfig({ MARQUE_WORKERS: 'indexer,mailer' })).to.throw(ConfigError, /MARQUE_WORKERS.*mailer/);
+    expect(() => readConfig({ MARQUE_FEED_WORKERS: 'indexer,mailer' })).to.throw(ConfigError, /MARQUE_FEED_WORKERS.*mailer/);
     expect(() => readConfig({ MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS: 'soon' })).to.throw(ConfigError, /MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS/);
   });
 

@@ -18,7 +18,7 @@
  * loop: it goes on fanning out and starting other endpoints' attempts while they run.
  *
  * Run one dispatcher per data store (in `serve`, or alone as `marque worker webhooks` with
- * MARQUE_WORKERS leaving it out of serve): two would both send each due row, which receivers
+ * MARQUE_FEED_WORKERS leaving it out of serve): two would both send each due row, which receivers
  * absorb by `webhook-id` but is wasted work.
  */
 import type { DocumentStore, Filter, StoredDocument } from '../../datasources/ports';
