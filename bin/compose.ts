@@ -19,6 +19,7 @@ import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
 import { mountDocs } from '../rest/docs-page';
+import { mountDashboard } from '../rest/dashboard-page';
 import { mountGraphql } from '../rest/graphql/endpoint';
 import { InternalCalls } from '../rest/internal-calls';
 import { Metrics, mountMetrics } from '../rest/metrics';
@@ -285,6 +286,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
       (instance) => mountMetrics(instance, metrics, { token: options.metricsToken ?? null, production: options.environment === 'production' }),
       (instance) => mountGraphql(instance, { schema, services, registry, routes, log }),
       (instance) => mountDocs(instance),
+      (instance) => mountDashboard(instance),
       (instance) =>
         mountMcp(instance, {
           store: adapters.store,

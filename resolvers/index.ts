@@ -20,6 +20,7 @@ import { proceedingQueryResolvers } from './proceedings/queries';
 import { referenceQueryResolvers } from './reference/queries';
 import { suggestQueryResolvers } from './suggest/queries';
 import { analyticsQueryResolvers } from './analytics/offices';
+import { catalogStatsQueryResolvers } from './analytics/catalog';
 import { trademarkFieldResolvers } from './trademarks/fields';
 import { trademarkQueryResolvers, trademarkSourceFieldResolvers } from './trademarks/queries';
 import { alertFieldResolvers, alertMutationResolvers, alertQueryResolvers } from './alerts/alerts';
@@ -62,6 +63,8 @@ export interface RootFieldPolicy {
 
 export const rootFieldPolicies: Readonly<Record<string, RootFieldPolicy>> = {
   'Query.ping': { scope: null, pool: 'utility' },
+  // The dashboard's overview: catalog counts like the office analytics route, so guarded as it is.
+  'Query.trademarkStats': { scope: 'trademarks:read', pool: 'read' },
   'Subscription.alertCreated': { scope: 'portfolios:manage', pool: 'monitoring', feature: 'monitoring' },
 };
 
@@ -75,6 +78,7 @@ export const resolvers = {
     ...referenceQueryResolvers,
     ...suggestQueryResolvers,
     ...analyticsQueryResolvers,
+    ...catalogStatsQueryResolvers,
     ...apiKeyQueryResolvers,
     ...feedbackQueryResolvers,
     ...ownerQueryResolvers,

@@ -1,0 +1,160 @@
+/**
+ * Every GraphQL operation the dashboard sends, by name. They live here, beside the pages, as plain
+ * strings (no client-side GraphQL library in the bundle); test/dashboard/queries.test.ts parses
+ * each one and validates it against the server's schema, so a schema change that breaks a page
+ * fails the test suite instead of the page. Each key is its operation's name.
+ */
+
+const TRADEMARK_SUMMARY = `fragment DashboardMark on Trademark {
+  id
+  mark_text
+  office_code
+  filing_date
+  status { primary stage }
+}`;
+
+export const OPERATIONS = {
+  // Checks a key at sign-in: any valid key may run it, and it spends nothing metered.
+  Ping: `query Ping {
+  ping
+}`,
+
+  Overview: `query Overview($months: Int!) {
+  trademarkStats(months: $months, recent: 10) {
+    total_marks
+    by_office_status { office_code status_primary count }
+    filings_by_month { month count }
+    recent_changes { ...DashboardMark }
+    stats_computed_at
+  }
+}
+${TRADEMARK_SUMMARY}`,
+
+  Alerts: `query Alerts($status: String, $limit: Int!) {
+  alerts(status: $status, limit: $limit) {
+    data { ...DashboardAlert }
+    has_more
+  }
+}
+fragment DashboardAlert on Alert {
+  id
+  watch_id
+  watch_type
+  trademark_id
+  trademark { id mark_text office_code }
+  status
+  score
+  signals { type strength detail }
+  must_act_by
+  opposition_window_status
+  trigger { type }
+  created_at
+}`,
+
+  AlertCreated: `subscription AlertCreated {
+  alertCreated {
+    id
+    watch_id
+    watch_type
+    trademark_id
+    trademark { id mark_text office_code }
+    status
+    score
+    signals { type strength detail }
+    must_act_by
+    opposition_window_status
+    trigger { type }
+    created_at
+  }
+}`,
+
+  UpdateAlert: `mutation UpdateAlert($id: ID!, $status: String!) {
+  updateAlert(id: $id, status: $status) { id status updated_at }
+}`,
+
+  Watches: `query Watches {
+  watches(limit: 100) {
+    data { id name watch_type status query evaluating_since created_at }
+    has_more
+  }
+}`,
+
+  PreviewWatch: `query PreviewWatch($watch_type: String!, $query: JSONObject!) {
+  previewWatch(watch_type: $watch_type, query: $query, limit: 5) {
+    estimated_match_count
+    estimate_basis
+    data { id mark_text office_code }
+    scores { trademark_id score }
+  }
+}`,
+
+  CreateWatch: `mutation CreateWatch($watch_type: String!, $name: String, $query: JSONObject!) {
+  createWatch(watch_type: $watch_type, name: $name, query: $query) { id name watch_type status }
+}`,
+
+  PauseWatch: `mutation PauseWatch($id: ID!) {
+  pauseWatch(id: $id) { id status }
+}`,
+
+  ResumeWatch: `mutation ResumeWatch($id: ID!) {
+  resumeWatch(id: $id) { id status }
+}`,
+
+  WatchDiagnostics: `query WatchDiagnostics($id: ID!) {
+  watchDiagnostics(id: $id) {
+    status
+    estimated_match_count
+    evaluation { evaluating_since last_change_processed_at alerts_created last_error }
+  }
+}`,
+
+  Usage: `query Usage {
+  usage {
+    billing_period { start end }
+    by_endpoint_type { search { used limit } read { used limit } }
+    rate_limits { search read monitoring utility reference check }
+  }
+  plan { name features }
+}`,
+
+  Portfolios: `query Portfolios {
+  portfolios(limit: 50) { data { id name } }
+}`,
+
+  PortfolioDeadlines: `query PortfolioDeadlines($id: ID!, $due_before: String!) {
+  portfolioDeadlines(id: $id, due_before: $due_before, limit: 100) {
+    data { trademark_id mark_text office_code type name due_date status urgency days_until_due }
+    has_more
+  }
+}`,
+
+  Webhooks: `query Webhooks {
+  webhookEndpoints(limit: 50) {
+    data { id url description status enabled_events consecutive_failures last_success_at last_failure_at }
+  }
+}`,
+
+  WebhookDeliveries: `query WebhookDeliveries($id: ID!) {
+  webhookDeliveries(id: $id, limit: 20) {
+    data { id event_type attempt status http_status error created_at }
+  }
+}`,
+
+  Mark: `query Mark($id: ID!) {
+  trademark(id: $id) {
+    ...DashboardMark
+    owner_name
+    application_number
+    registration_number
+    registration_date
+    expiry_date
+    classifications(full_goods_services: false) { nice_class }
+  }
+  trademarkHistory(id: $id, sort: "event_date", limit: 100) {
+    data { id event_type event_type_description event_date }
+  }
+}
+${TRADEMARK_SUMMARY}`,
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;

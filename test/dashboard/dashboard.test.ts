@@ -1,0 +1,264 @@
+/**
+ * The dashboard in a real browser (issue 22): Debian's headless Chromium driven by playwright-core
+ * (never a downloaded browser). It signs in with a key, opens every page with no console error and
+ * no request leaving this host, creates a watch with a preview, sees the alert for a matching mark
+ * (written through the one write path, as `marque marks add` does) arrive without a reload,
+ * triages it, pauses the watch, and checks a phone-width layout; a key of another organization sees
+ * none of it. Screenshots go to docs/dashboard-*.png (the README shows them).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { projectRoot } from '../../resolvers/engine';
+import { addMark } from '../../workers/ingest/manual-marks';
+import { MarkWriter } from '../../workers/ingest/mark-writer';
+import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { startTestApp, type TestApp } from '../support/harness';
+import { ok, send } from '../support/http';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOTS = join(projectRoot(), 'docs');
+const PAGES = ['Overview', 'Alerts', 'Watches', 'Deadlines', 'Webhooks', 'Usage'] as const;
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  consoleErrors: string[];
+  foreignRequests: string[];
+}
+
+describe('dashboard in a real browser (issue 22)', function () {
+  this.timeout(180_000);
+  let app: TestApp;
+  let browser: Browser;
+  const opened: Watched[] = [];
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      process.stderr.write(`dashboard browser test did not run: no ${CHROMIUM} (apt-get install chromium)\n`);
+      this.skip();
+    }
+    ensureDashboardBuilt();
+    app = await startTestApp({ marks: 300, organization: { plan: 'pro' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    // Something for the deadlines and webhooks pages to show: a portfolio of marks whose renewal
+    // falls due within the year, and an endpoint (no dispatcher runs, so it has no deliveries).
+    const due = await ok<{ data: Array<{ id: string }> }>(
+      await send(app, 'GET', `/v1/trademarks?status_primary=active&renewal_due_date_gte=${today()}&sort=renewal_due_date&limit=8`),
+    );
+    await ok(await send(app, 'POST', '/v1/portfolios', { name: 'Renewals', trademark_ids: due.data.map((mark) => mark.id) }), 201);
+    await ok(await send(app, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/marque', description: 'Docketing system' }), 201);
+  });
+
+  after(async () => {
+    for (const { context } of opened) await context.close().catch(() => undefined);
+    await browser?.close();
+    await app?.close();
+  });
+
+  afterEach(() => {
+    // Every page of every test: nothing logged as an error, nothing fetched from another host.
+    for (const { consoleErrors, foreignRequests } of opened) {
+      expect(consoleErrors, 'console errors').to.deep.equal([]);
+      expect(foreignRequests, 'requests to other hosts').to.deep.equal([]);
+    }
+  });
+
+  async function open(viewport = { width: 1280, height: 900 }): Promise<Watched> {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const watched: Watched = { page, context, consoleErrors: [], foreignRequests: [] };
+    const origin = new URL(app.baseUrl).origin;
+    page.on('console', (message) => {
+      if (message.type() === 'error') watched.consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => watched.consoleErrors.push(String(error)));
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:')) watched.foreignRequests.push(url);
+    });
+    opened.push(watched);
+    return watched;
+  }
+
+  async function signIn(page: Page, key: string): Promise<void> {
+    await page.goto(`${app.baseUrl}/dashboard`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  }
+
+  async function go(page: Page, title: (typeof PAGES)[number]): Promise<void> {
+    await page.getByRole('navigation').getByRole('link', { name: title, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // Loaded: no "Loading …" status left, and no error shown.
+    await page.waitForFunction(() => !document.querySelector('main [role="status"]')?.textContent?.startsWith('Loading'));
+    expect(await page.locator('main .error').allTextContents()).to.deep.equal([]);
+  }
+
+  let first: Watched;
+  let alertId = '';
+
+  it('serves the page and hashed assets with long-lived caching, and refuses a malformed key', async () => {
+    const page = await app.get('/dashboard', null);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('cache-control')).to.equal('no-cache');
+    expect(page.headers.get('content-security-policy')).to.include("script-src 'self'");
+    const html = await page.text();
+    const script = /src="(\/dashboard\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    expect(script).to.be.a('string');
+    const asset = await app.get(script!, null);
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    const body = await asset.text();
+    // The bundle carries no key (nor anything shaped like one).
+    expect(body).not.to.match(/mq_[0-9a-f]{48}/);
+    expect((await app.get('/dashboard/assets/nope.js', null)).status).to.equal(404);
+
+    first = await open();
+    await first.page.goto(`${app.baseUrl}/dashboard`);
+    await first.page.getByLabel('API key').fill('mq_not-a-key');
+    await first.page.getByRole('button', { name: 'Sign in' }).click();
+    await first.page.getByRole('alert').filter({ hasText: '48 hexadecimal' }).waitFor();
+  });
+
+  it('signs in once (sessionStorage) and opens every page', async () => {
+    const { page } = first;
+    await signIn(page, app.keys.full);
+    expect(await page.evaluate(() => sessionStorage.getItem('marque.dashboard.apiKey'))).to.equal(app.keys.full);
+    await page.locator('figure.chart canvas').first().waitFor();
+    expect(await page.locator('text=marks in the catalog').textContent()).to.match(/^300 marks/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-overview.png'), fullPage: true });
+    for (const title of PAGES) await go(page, title);
+    await go(page, 'Deadlines');
+    await page.locator('ol.timeline li').first().waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-deadlines.png'), fullPage: true });
+    await go(page, 'Webhooks');
+    await page.getByRole('button', { name: 'Show deliveries' }).click();
+    await page.getByText('No deliveries in the last 30 days.').waitFor();
+    await go(page, 'Usage');
+    await page.locator('figure.chart canvas').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-usage.png'), fullPage: true });
+    // A reload keeps the session: no second sign-in.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+  });
+
+  it('creates a watch with a preview', async () => {
+    const { page } = first;
+    await go(page, 'Watches');
+    await page.getByLabel('Name').fill('NZ class 9');
+    await page.getByLabel('Offices').fill('NZ');
+    await page.getByLabel('Nice classes').fill('9');
+    await page.getByRole('button', { name: 'Preview matches' }).click();
+    await page.getByTestId('watch-preview').waitFor();
+    expect(await page.getByTestId('watch-preview').textContent()).to.match(/Would match \d+ marks today/);
+    await page.getByRole('button', { name: 'Create watch' }).click();
+    await page.getByRole('rowheader', { name: 'NZ class 9' }).waitFor();
+    await page.getByRole('button', { name: 'Diagnostics of NZ class 9' }).click();
+    await page.getByText(/marks match now/).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-watches.png'), fullPage: true });
+  });
+
+  it('shows the alert of a matching mark live, without a reload, and triages it', async () => {
+    const { page } = first;
+    await go(page, 'Alerts');
+    await page.getByTestId('live-status').filter({ hasText: 'Live' }).waitFor();
+    // The subscription starts at the change feed's end when its stream opens: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = Math.random()));
+    const writer = new MarkWriter(app.adapters.store);
+    const { trademark_id } = await addMark(app.adapters.store, writer, {
+      markText: 'Tui Beacon',
+      officeCode: 'NZ',
+      classes: [9],
+      ownerName: 'Kea Holdings Ltd',
+      status: 'pending',
+      today: today(),
+    });
+    await app.server.watchEvaluator.catchUp();
+    const card = page.locator('li.alert', { hasText: 'Tui Beacon' });
+    await card.waitFor({ timeout: 20_000 });
+    // The same document: nothing reloaded it.
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).to.equal(marker);
+    alertId = (await card.getAttribute('data-alert-id')) ?? '';
+    expect(alertId).to.match(/^alt_/);
+    expect(await card.textContent()).to.include('new filing');
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-alerts.png'), fullPage: true });
+
+    await card.getByRole('button', { name: 'Acknowledge alert on Tui Beacon' }).click();
+    await card.getByTestId('alert-status').filter({ hasText: 'acknowledged' }).waitFor();
+    const stored = await ok<{ status: string; trademark_id: string }>(await send(app, 'GET', `/v1/alerts/${alertId}`));
+    expect(stored).to.include({ status: 'acknowledged', trademark_id });
+    await card.getByRole('button', { name: 'Reopen alert on Tui Beacon' }).click();
+    await card
+      .getByTestId('alert-status')
+      .filter({ hasText: /^open$/ })
+      .waitFor();
+    await card.getByRole('button', { name: 'Dismiss alert on Tui Beacon' }).click();
+    await card.getByTestId('alert-status').filter({ hasText: 'dismissed' }).waitFor();
+    expect((await ok<{ status: string }>(await send(app, 'GET', `/v1/alerts/${alertId}`))).status).to.equal('dismissed');
+    await card.getByRole('button', { name: 'Reopen alert on Tui Beacon' }).click();
+    await card
+      .getByTestId('alert-status')
+      .filter({ hasText: /^open$/ })
+      .waitFor();
+    expect((await ok<{ status: string }>(await send(app, 'GET', `/v1/alerts/${alertId}`))).status).to.equal('open');
+
+    // The mark's page, from the alert.
+    await card.getByRole('link', { name: 'Tui Beacon' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mark' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Tui Beacon' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Prosecution history' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-mark.png'), fullPage: true });
+  });
+
+  it('pauses and resumes the watch', async () => {
+    const { page } = first;
+    await go(page, 'Watches');
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'NZ class 9' }) });
+    await row.getByRole('button', { name: 'Pause NZ class 9' }).click();
+    await row.getByTestId('watch-status').filter({ hasText: 'paused' }).waitFor();
+    await row.getByRole('button', { name: 'Resume NZ class 9' }).click();
+    await row.getByTestId('watch-status').filter({ hasText: 'active' }).waitFor();
+  });
+
+  it('fits a phone-width screen without sideways scrolling', async () => {
+    const phone = await open({ width: 390, height: 844 });
+    await signIn(phone.page, app.keys.full);
+    await phone.page.locator('figure.chart canvas').first().waitFor();
+    for (const title of ['Overview', 'Alerts', 'Watches'] as const) {
+      await go(phone.page, title);
+      const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${title} at 390 px`).to.be.at.most(0);
+    }
+    await phone.page.screenshot({ path: join(SCREENSHOTS, 'dashboard-phone.png'), fullPage: true });
+  });
+
+  it("another organization's key sees none of the first organization's alerts or watches", async () => {
+    const other = await open();
+    await signIn(other.page, app.keys.otherOrg);
+    await go(other.page, 'Alerts');
+    await other.page.locator('select').selectOption('all');
+    await other.page.getByText('No alerts.').waitFor();
+    await go(other.page, 'Watches');
+    await other.page.getByText('No watches yet.').waitFor();
+    expect(await other.page.locator('main').textContent()).not.to.include('NZ class 9');
+    await other.page.goto(`${app.baseUrl}/dashboard#/alerts`);
+    await other.page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+    expect(await other.page.locator('main').textContent()).not.to.include('Tui Beacon');
+  });
+});
