@@ -65,6 +65,8 @@ export const rootFieldPolicies: Readonly<Record<string, RootFieldPolicy>> = {
   'Query.ping': { scope: null, pool: 'utility' },
   // The dashboard's overview: catalog counts like the office analytics route, so guarded as it is.
   'Query.trademarkStats': { scope: 'trademarks:read', pool: 'read' },
+  // The dashboard's deadline timeline: the portfolio deadlines route's data, so guarded as that route is.
+  'Query.portfolioDeadlineTimeline': { scope: 'portfolios:manage', pool: 'monitoring', feature: 'monitoring' },
   'Subscription.alertCreated': { scope: 'portfolios:manage', pool: 'monitoring', feature: 'monitoring' },
 };
 

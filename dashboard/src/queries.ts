@@ -121,11 +121,21 @@ fragment DashboardAlert on Alert {
   portfolios(limit: 50) { data { id name } }
 }`,
 
-  PortfolioDeadlines: `query PortfolioDeadlines($id: ID!, $due_before: String!) {
-  portfolioDeadlines(id: $id, due_before: $due_before, limit: 100) {
-    data { trademark_id mark_text office_code type name due_date status urgency days_until_due }
-    has_more
+  PortfolioDeadlineTimeline: `query PortfolioDeadlineTimeline($id: ID!) {
+  portfolioDeadlineTimeline(id: $id, months: 12, per_month: 20) {
+    overdue { ...DashboardDeadlineGroup }
+    months { month ...DashboardDeadlineMonth }
   }
+}
+fragment DashboardDeadlineGroup on DeadlineGroup {
+  count
+  by_status { status count }
+  deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
+}
+fragment DashboardDeadlineMonth on DeadlineMonth {
+  count
+  by_status { status count }
+  deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
 }`,
 
   Webhooks: `query Webhooks {

@@ -169,11 +169,8 @@ type PortfolioDeadline = ComputedDeadline & { object: 'portfolio_deadline'; trad
 /** The order of a portfolio's deadlines (due date, then mark, then type) as one comparable string; also the page keyset. */
 const orderKey = (row: PortfolioDeadline): string => [row.due_date, row.trademark_id, row.type].join('\u0000');
 
-/**
- * Every mark's deadlines, one row per deadline with its mark, by due date then mark and type;
- * `due_before` keeps those due before a date; paged by keyset on that order.
- */
-async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestContext) {
+/** Every deadline of a portfolio's marks that the arguments keep, by due date then mark and type. */
+async function portfolioDeadlineRows(args: Omit<PortfolioDeadlineArgs, 'limit' | 'cursor'>, ctx: RequestContext) {
   const portfolio = await requirePortfolio(args.id, ctx);
   for (const name of ['due_before', 'as_of_date'] as const) {
     const value = args[name];
@@ -202,6 +199,15 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
     )
     .filter((row) => (args.due_before ? row.due_date < args.due_before : true) && (args.type ? row.type === args.type : true))
     .sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
+  return { portfolio, rows, horizonYears };
+}
+
+/**
+ * Every mark's deadlines, one row per deadline with its mark, by due date then mark and type;
+ * `due_before` keeps those due before a date; paged by keyset on that order.
+ */
+async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestContext) {
+  const { portfolio, rows, horizonYears } = await portfolioDeadlineRows(args, ctx);
   const limit = pageLimit(args.limit);
   const binding = {
     list: 'portfolio_deadlines',
@@ -223,11 +229,60 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
   };
 }
 
+const MAX_TIMELINE_MONTHS = 60;
+const MAX_DEADLINES_PER_MONTH = 100;
+
+/** The total, the count per status and the first `limit` of some deadlines (already in due order). */
+function deadlineGroup(rows: readonly PortfolioDeadline[], limit: number) {
+  const statuses = [...new Set(rows.map((row) => row.status))].sort();
+  return {
+    count: rows.length,
+    by_status: statuses.map((status) => ({ status, count: rows.filter((row) => row.status === status).length })),
+    deadlines: rows.slice(0, limit),
+  };
+}
+
+/**
+ * A portfolio's deadlines of the next `months` calendar months (the current one first), one entry
+ * per month with no deadline left out of its counts: the total, the count per status, and the
+ * first `per_month` deadlines in due order (the dashboard's timeline); `overdue` groups those due
+ * before the current month that can still be met (a grace period).
+ */
+async function portfolioDeadlineTimeline(args: { id: string; months?: number | null; per_month?: number | null }, ctx: RequestContext) {
+  const months = args.months ?? 12;
+  const perMonth = args.per_month ?? 20;
+  if (!Number.isInteger(months) || months < 1 || months > MAX_TIMELINE_MONTHS) throw invalid('months', `must be an integer from 1 to ${MAX_TIMELINE_MONTHS}`);
+  if (!Number.isInteger(perMonth) || perMonth < 0 || perMonth > MAX_DEADLINES_PER_MONTH)
+    throw invalid('per_month', `must be an integer from 0 to ${MAX_DEADLINES_PER_MONTH}`);
+  const today = ctx.services.now();
+  const monthStart = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+  const { rows } = await portfolioDeadlineRows({ id: args.id, due_before: monthStart(months) }, ctx);
+  const first = monthStart(0);
+  return {
+    overdue: deadlineGroup(
+      rows.filter((row) => row.due_date < first),
+      perMonth,
+    ),
+    months: Array.from({ length: months }, (_, i) => {
+      const month = monthStart(i).slice(0, 7);
+      return {
+        month,
+        ...deadlineGroup(
+          rows.filter((row) => row.due_date.startsWith(month)),
+          perMonth,
+        ),
+      };
+    }),
+  };
+}
+
 export const portfolioQueryResolvers = {
   portfolios: (_: unknown, args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) => listPortfolios(args, ctx),
   portfolio: async (_: unknown, args: { id: string }, ctx: RequestContext) => portfolioObject(await requirePortfolio(args.id, ctx)),
   portfolioTrademarks: (_: unknown, args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) => portfolioTrademarks(args, ctx),
   portfolioDeadlines: (_: unknown, args: PortfolioDeadlineArgs, ctx: RequestContext) => portfolioDeadlines(args, ctx),
+  portfolioDeadlineTimeline: (_: unknown, args: { id: string; months?: number | null; per_month?: number | null }, ctx: RequestContext) =>
+    portfolioDeadlineTimeline(args, ctx),
 };
 
 export const portfolioMutationResolvers = {

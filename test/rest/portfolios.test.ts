@@ -132,6 +132,44 @@ describe('portfolios and saved searches (issue 15)', function () {
       expect(due.length).to.equal(rows.filter((row) => row.due_date < cutoff).length);
     });
 
+    it('GraphQL portfolioDeadlineTimeline: the same deadlines as the REST list, overdue ones then by month, with counts per status', async () => {
+      const now = new Date();
+      const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 60, 1)).toISOString().slice(0, 10);
+      const rows = (
+        await ok<List<{ trademark_id: string; type: string; due_date: string; status: string }>>(
+          await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?due_before=${end}&limit=100`),
+        )
+      ).data;
+      expect(rows.length).to.be.above(0);
+      const response = await fetch(`${app.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ portfolioDeadlineTimeline(id: "${portfolio.id}", months: 60, per_month: 100) { overdue { count deadlines { trademark_id type due_date } } months { month count by_status { status count } deadlines { trademark_id type due_date } } } }`,
+        }),
+      });
+      type Group = {
+        count: number;
+        by_status: Array<{ status: string; count: number }>;
+        deadlines: Array<{ trademark_id: string; type: string; due_date: string }>;
+      };
+      const body = (await response.json()) as { data: { portfolioDeadlineTimeline: { overdue: Group; months: Array<Group & { month: string }> } } };
+      const { overdue, months } = body.data.portfolioDeadlineTimeline;
+      const thisMonth = now.toISOString().slice(0, 7);
+      expect(months).to.have.length(60);
+      expect(months[0]?.month).to.equal(thisMonth);
+      expect(months.map((month) => month.month)).to.deep.equal([...months.map((month) => month.month)].sort());
+      // Still actionable but due before this month (a grace period) come first, as overdue.
+      expect(overdue.count).to.equal(rows.filter((row) => row.due_date.slice(0, 7) < thisMonth).length);
+      expect([...overdue.deadlines, ...months.flatMap((month) => month.deadlines)]).to.deep.equal(
+        rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date })),
+      );
+      for (const month of months) {
+        expect(month.count).to.equal(rows.filter((row) => row.due_date.startsWith(month.month)).length);
+        expect(month.by_status.reduce((sum, entry) => sum + entry.count, 0)).to.equal(month.count);
+      }
+    });
+
     it("another organization's portfolio is 404 in REST and GraphQL", async () => {
       const other = app.keys.otherOrg;
       await fails(await send(app, 'GET', `/v1/portfolios/${portfolio.id}`, undefined, other), 404, 'not_found');

@@ -15,42 +15,50 @@ interface Deadline {
   days_until_due: number;
 }
 
-function inTwelveMonths(): string {
-  const date = new Date();
-  date.setUTCFullYear(date.getUTCFullYear() + 1);
-  return date.toISOString().slice(0, 10);
+interface DeadlineGroup {
+  count: number;
+  by_status: Array<{ status: string; count: number }>;
+  deadlines: Deadline[];
+}
+
+/** One month (or the overdue group): its counts per status, then its first deadlines. */
+function Group({ title, group }: { title: string; group: DeadlineGroup }) {
+  return (
+    <li>
+      <h3>
+        {title} <span class="muted">({group.count})</span>
+      </h3>
+      <p class="muted">{group.by_status.map((entry) => `${entry.status} ${entry.count}`).join(' · ')}</p>
+      <ul class="plain">
+        {group.deadlines.map((deadline) => (
+          <li class={`deadline status-${deadline.status}`}>
+            <span class="tag">{deadline.status}</span> <time dateTime={deadline.due_date}>{deadline.due_date}</time> · {deadline.name} ·{' '}
+            <MarkLink id={deadline.trademark_id} text={deadline.mark_text} /> <span class="tag">{deadline.office_code}</span>{' '}
+            <span class="muted">in {deadline.days_until_due} days</span>
+          </li>
+        ))}
+        {group.count > group.deadlines.length && <li class="muted">and {group.count - group.deadlines.length} more</li>}
+      </ul>
+    </li>
+  );
 }
 
 function Timeline({ portfolioId }: { portfolioId: string }) {
-  const { data, error, loading } = useQuery<{ portfolioDeadlines: { data: Deadline[]; has_more: boolean } }>('PortfolioDeadlines', {
-    id: portfolioId,
-    due_before: inTwelveMonths(),
-  });
+  const { data, error, loading } = useQuery<{ portfolioDeadlineTimeline: { overdue: DeadlineGroup; months: Array<DeadlineGroup & { month: string }> } }>(
+    'PortfolioDeadlineTimeline',
+    { id: portfolioId },
+  );
   if (loading) return <Loading what="deadlines" />;
   if (error || !data) return <ErrorNote error={error ?? new Error('No data')} />;
-  const months = new Map<string, Deadline[]>();
-  for (const deadline of data.portfolioDeadlines.data) {
-    const month = deadline.due_date.slice(0, 7);
-    months.set(month, [...(months.get(month) ?? []), deadline]);
-  }
-  if (months.size === 0) return <p class="muted">Nothing falls due in the next 12 months.</p>;
+  const { overdue, months } = data.portfolioDeadlineTimeline;
+  const busy = months.filter((month) => month.count > 0);
+  if (overdue.count === 0 && busy.length === 0) return <p class="muted">Nothing falls due in the next 12 months.</p>;
   return (
     <ol class="timeline" aria-label="Deadlines by month">
-      {[...months].map(([month, deadlines]) => (
-        <li>
-          <h3>{month}</h3>
-          <ul class="plain">
-            {deadlines.map((deadline) => (
-              <li class={`deadline status-${deadline.status}`}>
-                <span class="tag">{deadline.status}</span> <time dateTime={deadline.due_date}>{deadline.due_date}</time> · {deadline.name} ·{' '}
-                <MarkLink id={deadline.trademark_id} text={deadline.mark_text} /> <span class="tag">{deadline.office_code}</span>{' '}
-                <span class="muted">in {deadline.days_until_due} days</span>
-              </li>
-            ))}
-          </ul>
-        </li>
+      {overdue.count > 0 && <Group title="Overdue, still actionable" group={overdue} />}
+      {busy.map((month) => (
+        <Group title={month.month} group={month} />
       ))}
-      {data.portfolioDeadlines.has_more && <li class="muted">More than 100 deadlines: the first 100 are shown.</li>}
     </ol>
   );
 }
