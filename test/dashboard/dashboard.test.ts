@@ -4,9 +4,10 @@
  * no request leaving this host, creates a watch with a preview, sees the alert for a matching mark
  * (written through the one write path, as `marque marks add` does) arrive without a reload,
  * triages it, pauses the watch, and checks a phone-width layout; a key of another organization sees
- * none of it. Screenshots go to docs/dashboard-*.png (the README shows them).
+ * none of it. Screenshots go to docs/dashboard-*.png (the README shows them) when UPDATE_SCREENSHOTS is set.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -28,7 +29,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const SCREENSHOTS = join(projectRoot(), 'docs');
+// The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1 npm test); other runs write to a temporary folder.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(projectRoot(), 'docs') : join(tmpdir(), 'marque-dashboard-screenshots');
 const PAGES = ['Overview', 'Alerts', 'Watches', 'Deadlines', 'Webhooks', 'Usage'] as const;
 const today = (): string => new Date().toISOString().slice(0, 10);
 
