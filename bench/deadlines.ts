@@ -16,6 +16,7 @@ import { closeAdapters, createServer } from '../bin/compose';
 import corpusJson from '../data/rules.json';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
+import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization } from '../resolvers/accounts/organizations';
@@ -57,6 +58,7 @@ async function benchHttp(): Promise<void> {
     store,
     search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
     kv: createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+    media: createEmbeddedMediaStore({ directory: join(dir, 'media'), store }),
   };
   const org = await createOrganization(store, { name: 'Bench org' });
   const { secret } = await createApiKey(store, { organizationId: org._id, name: 'bench', scopes: ['trademarks:read'] });

@@ -30,7 +30,7 @@ const organization: OrganizationDoc = {
 };
 
 /** A plain GET route of `pool`, as the limits stage sees it (the handler never runs here). */
-const route = (id: string, pool: RouteDef['pool']): RouteDef => testRoute({ id, path: `/bench/${id}`, pool, tag: 'Bench' });
+const route = (id: string, pool: RouteDef['pool']): RouteDef => testRoute({ id, path: `/bench/${id}`, pool, tag: 'Meta' });
 
 async function measure(label: string, kv: KeyValue): Promise<void> {
   const limiter = new Limiter(kv);

@@ -33,7 +33,9 @@ const USAGE = `Usage: marque <command> [options]
   worker watches                          run the watch evaluator alone (serve runs it too)
   worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_FEED_WORKERS)
   mcp                                     serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY
-  seed --marks N [--seed S]               fill an empty store with N generated marks and index them
+  seed --marks N [--seed S] [--render-logos]
+                                          fill an empty store with N generated marks and index them; logos
+                                          are rendered when first read, or all now with --render-logos
   orgs create --name NAME [--plan beta]   create an organization (prints JSON)
   keys create --org ORG_ID --scopes a,b [--name N] [--expires-at ISO]
                                           create an API key (prints JSON with the secret, shown once)
@@ -172,12 +174,12 @@ async function mcpStdio(config: Config): Promise<void> {
 }
 
 async function seed(config: Config, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { marks: { type: 'string' }, seed: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { marks: { type: 'string' }, seed: { type: 'string' }, 'render-logos': { type: 'boolean' } } });
   const marks = positiveInt('marks', values.marks);
   const seedValue = positiveInt('seed', values.seed, 42);
   await withAdapters(config, async (adapters) => {
     if (!(await isEmptyStore(adapters.store))) throw new UsageError(`the store in ${config.dataDir} already holds marks; seed into an empty MARQUE_DATA_DIR`);
-    const report = await seedAndIndex(config, adapters, marks, seedValue, progressFor(config));
+    const report = await seedAndIndex(config, adapters, marks, seedValue, progressFor(config), { renderLogos: values['render-logos'] === true });
     print({
       marks: report.marks,
       seed: seedValue,

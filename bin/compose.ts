@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
+import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
-import type { DocumentStore, KeyValue, SearchIndex } from '../datasources/ports';
+import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
 import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
@@ -33,6 +34,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { Retention } from '../workers/retention';
 import { WatchEvaluator } from '../workers/watches/evaluator';
 import { WebhookDispatcher, type SendWebhook } from '../workers/webhooks/dispatcher';
+import { withGeneratedLogos } from '../workers/ingest/generated-logos';
 import { checkOutboundUrl } from '../datasources/outbound/outbound-url';
 import { postJson } from '../datasources/outbound/post-json';
 import { RESPONSE_BODY_BYTES } from '../domain/webhook-deliveries';
@@ -43,6 +45,8 @@ export interface Adapters {
   store: DocumentStore;
   search: SearchIndex;
   kv: KeyValue;
+  /** Image bytes under `<dataDir>/media`, their records in the store (an object store is a later adapter). */
+  media: MediaStore;
 }
 
 /** Collections whose writes feed the change stream (high-volume internal ones stay out). */
@@ -97,7 +101,14 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
     ? await (await import('../datasources/redis/key-value')).createRedisKeyValue({ url: config.redisUrl })
     : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
   await store.ensureIndexes(STORE_INDEXES);
-  return { store, search, kv };
+  // The demo's logos are rendered into the MediaStore when first read (workers/ingest/generated-logos.ts).
+  const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: mediaDirectory(config.dataDir), store }), store);
+  return { store, search, kv, media };
+}
+
+/** Where the embedded MediaStore keeps its files. */
+export function mediaDirectory(dataDir: string): string {
+  return join(dataDir, 'media');
 }
 
 export async function closeAdapters(adapters: Adapters): Promise<void> {
@@ -234,6 +245,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     authUrl === null ? null : (token) => (verifier ??= createAccessTokenVerifier({ authUrl, audience: `${publicUrl()}/mcp` }))(token);
   const routes = buildRouteTable({
     oauth: { publicUrl, authUrl, scopes: OAUTH_SCOPES },
+    media: adapters.media,
     version: options.version ?? '1.0.0',
     health: {
       startedAt,

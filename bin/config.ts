@@ -54,7 +54,8 @@ function workerList(raw: string | undefined): readonly WorkerName[] {
   if (raw === 'none') return [];
   const names = raw.split(',').map((name) => name.trim());
   const unknown = names.find((name) => !(WORKER_NAMES as readonly string[]).includes(name));
-  if (unknown !== undefined) throw new ConfigError(`MARQUE_FEED_WORKERS must be none or a comma-separated list of ${WORKER_NAMES.join(', ')} (got '${unknown}')`);
+  if (unknown !== undefined)
+    throw new ConfigError(`MARQUE_FEED_WORKERS must be none or a comma-separated list of ${WORKER_NAMES.join(', ')} (got '${unknown}')`);
   return names as WorkerName[];
 }
 

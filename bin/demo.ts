@@ -6,8 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
+import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
-import type { DocumentStore, SearchIndex } from '../datasources/ports';
+import type { DocumentStore, MediaStore, SearchIndex } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { CUSTOMER_SCOPES } from '../domain/scopes';
 import { createApiKey } from '../resolvers/accounts/api-keys';
@@ -20,7 +21,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
 import { seedStore } from '../workers/ingest/seed';
 import { PROJECTIONS } from '../workers/projections';
-import type { Adapters } from './compose';
+import { mediaDirectory, type Adapters } from './compose';
 import type { Config } from './config';
 import type { Progress, ProgressBar } from './progress';
 
@@ -42,10 +43,13 @@ export interface SeedReport {
  * store writes no change feed (the rebuild that follows indexes everything) and both defer their
  * B-tree indexes to the end. MongoDB and Elasticsearch are used as configured.
  */
-function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStore; search: SearchIndex; files: IndexThreadFiles | null } {
+function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStore; search: SearchIndex; media: MediaStore; files: IndexThreadFiles | null } {
   const files = { storePath: join(config.dataDir, 'marque.sqlite'), searchPath: join(config.dataDir, 'search.sqlite') };
+  const store = config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: files.storePath, feedCollections: [], bulkLoad: true });
   return {
-    store: config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: files.storePath, feedCollections: [], bulkLoad: true }),
+    store,
+    // Logos rendered during the seed are recorded through the same bulk-loading connection as the marks.
+    media: store === adapters.store ? adapters.media : createEmbeddedMediaStore({ directory: mediaDirectory(config.dataDir), store }),
     search: config.elasticsearchUrl ? adapters.search : createEmbeddedSearchIndex({ path: files.searchPath, bulkLoad: true }),
     files: config.mongodbUrl || config.elasticsearchUrl ? null : files,
   };
@@ -56,7 +60,14 @@ function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStor
  * the embedded default a worker thread indexes the marks while they are written; the other
  * indexes (proceedings, parties) follow from the store.
  */
-export async function seedAndIndex(config: Config, adapters: Adapters, marks: number, seed: number, progress: Progress): Promise<SeedReport> {
+export async function seedAndIndex(
+  config: Config,
+  adapters: Adapters,
+  marks: number,
+  seed: number,
+  progress: Progress,
+  options: { renderLogos?: boolean } = {},
+): Promise<SeedReport> {
   const started = Date.now();
   const bulk = openBulkLoad(config, adapters);
   const stored = progress.bar('stored marks', marks, 'marks');
@@ -66,6 +77,8 @@ export async function seedAndIndex(config: Config, adapters: Adapters, marks: nu
     await seedStore(bulk.store, {
       marks,
       seed,
+      // Logos are rendered when first read, unless asked for now (`marque seed --render-logos`).
+      renderLogos: options.renderLogos ? bulk.media : undefined,
       onProgress: (done) => stored.update(done),
       onTrademarks: thread ? (docs) => thread.index(docs) : undefined,
     });

@@ -1,6 +1,7 @@
 /**
- * The three ports every adapter implements: DocumentStore (source of truth), SearchIndex (search,
- * lists, counts) and KeyValue (limits, quotas, idempotency, short caches). Everything above
+ * The ports every adapter implements: DocumentStore (source of truth), SearchIndex (search,
+ * lists, counts), KeyValue (limits, quotas, idempotency, short caches) and MediaStore (image bytes
+ * of marks, with a thumbnail each). Everything above
  * `datasources/` talks to these interfaces only; the composition root picks the adapters.
  *
  * All methods are async even where the embedded adapter is synchronous underneath, so the same
@@ -383,6 +384,85 @@ export interface KeyValue {
 
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// MediaStore: the images of marks (what offices publish, and the demo generator's logos).
+// ---------------------------------------------------------------------------------------------
+
+/** Raster formats only: SVG and anything else is refused by `put`. */
+export type MediaFormat = 'png' | 'jpeg' | 'webp' | 'gif';
+
+export const MEDIA_MIME_TYPES: Readonly<Record<MediaFormat, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+
+/** What is known of one stored image (original or thumbnail) without reading its bytes. */
+export interface MediaImageInfo {
+  format: MediaFormat;
+  mime_type: string;
+  width: number;
+  height: number;
+  byte_size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
+  checksum_sha256: string;
+}
+
+/** Where a generated near-duplicate comes from (the demo generator's ground truth for recall). */
+export interface MediaDerivation {
+  media_id: string;
+  trademark_id: string;
+  /** What was done to the original, in order: `recolour`, `rescale`, `crop`, `retypeset`. */
+  transforms: string[];
+}
+
+/** One stored image: the original's facts, its thumbnail's, and where it belongs. */
+export interface MediaRecord extends MediaImageInfo {
+  /** `med_…` */
+  _id: string;
+  /** The thumbnail: PNG, at most MEDIA_THUMBNAIL_MAX_SIDE on its longer side, never enlarged. */
+  thumbnail: MediaImageInfo;
+  /** The mark this image represents, when it is a mark's. */
+  trademark_id: string | null;
+  derived_from: MediaDerivation | null;
+  created_at: string;
+}
+
+/** The longer side of a thumbnail, in pixels. */
+export const MEDIA_THUMBNAIL_MAX_SIDE = 256;
+
+export interface MediaPutMeta {
+  /** The ID to store under (`med_…`; a stable one for a mark's representation); default a new random ID. */
+  id?: string;
+  trademark_id?: string | null;
+  derived_from?: MediaDerivation | null;
+}
+
+export interface MediaContent {
+  record: MediaRecord;
+  bytes: Buffer;
+}
+
+export interface MediaStore {
+  /**
+   * Stores `bytes` (a raster image: PNG, JPEG, WebP or GIF) and its thumbnail, and returns the
+   * record. Putting under an existing ID replaces it. Anything else (SVG, not an image, an image
+   * its decoder rejects) throws `MediaFormatError` and stores nothing.
+   */
+  put(bytes: Uint8Array, meta?: MediaPutMeta): Promise<MediaRecord>;
+  /** The original's bytes and the record, or null for an unknown ID. */
+  get(id: string): Promise<MediaContent | null>;
+  /** The thumbnail's bytes and the record (whose `thumbnail` describes them), or null. */
+  getThumbnail(id: string): Promise<MediaContent | null>;
+  exists(id: string): Promise<boolean>;
+}
+
+/** Thrown by `MediaStore.put` for bytes that are not a raster image it accepts. */
+export class MediaFormatError extends Error {
+  override readonly name = 'MediaFormatError';
 }
 
 /** Thrown by any adapter when its backing service cannot be reached (→ 503 service_unavailable). */

@@ -45,7 +45,13 @@ export const STABLE_ID_BODY_LENGTH = 20;
 export const RANDOM_ID_BODY_LENGTH = 24;
 
 /** 1 to 64 lowercase Crockford base32 characters (longer than what we mint, on purpose: see below). */
-const BODY_PATTERN = /^[0-9a-hjkmnp-tv-z]{1,64}$/;
+const BODY = '[0-9a-hjkmnp-tv-z]{1,64}';
+const BODY_PATTERN = new RegExp(`^${BODY}$`);
+
+/** The pattern (regular-expression source) of a well-formed ID with `prefix`, as `isWellFormedId` checks it. */
+export function idPattern(prefix: IdPrefix): string {
+  return `^${prefix}${BODY}$`;
+}
 
 /** The first `length` base32 characters of `bytes` (5 bits each, most significant first). */
 function base32(bytes: Uint8Array, length: number): string {

@@ -29,6 +29,13 @@ export const COLLECTIONS = {
   events: 'events',
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
+  /** The records of stored images (datasources: MediaStore; the bytes are files or objects). */
+  media: 'media',
+  /**
+   * The demo generator's logos not yet rendered (SVG, keyed by media ID; workers/ingest/generated-logos.ts
+   * renders one into the MediaStore when it is first read) and the near-duplicates' ground truth.
+   */
+  generatedLogos: 'generated_logos',
   meta: 'meta',
 } as const;
 

@@ -13,7 +13,8 @@
  *   7. execute                    (the route's persisted operation, or its custom handler)
  *   8. envelope + serialize       (rest/envelope.ts, fast-json-stringify per route); a claimed
  *                                 idempotency key stores a 2xx response, releases anything else
- *   9. public cache               (routes with publicCache: Cache-Control, ETag, 304)
+ *   9. public cache               (routes with publicCache: Cache-Control, ETag, 304; the 'binary'
+ *                                 envelope sends bytes with their own type and ETag here instead)
  *  10. meter                      (rest/metering.ts, onResponse hook: the request-log row, after
  *                                 the response is sent)
  *
@@ -38,7 +39,7 @@ import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls';
 import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
-import type { RouteDef, RouteInput } from './route';
+import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput } from './route';
 import { compileRouteSerializer } from './serialize';
 
 export interface AppOptions {
@@ -131,6 +132,21 @@ function sendSuccess(route: RouteDef, request: FastifyRequest, reply: FastifyRep
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Stages 8 and 9 for the 'binary' envelope (media): the bytes with their own Content-Type and ETag,
+ * cacheable by anyone and never changing within max-age, or 304 when If-None-Match names the tag.
+ */
+function sendBinary(route: RouteDef, request: FastifyRequest, reply: FastifyReply, result: CustomResult): FastifyReply {
+  if (!isBinaryBody(result.body)) throw new Error(`route ${route.id} has the binary envelope but answered another body`);
+  const { bytes, contentType, etag } = result.body;
+  reply
+    .header('cache-control', `public, max-age=${route.publicCache?.maxAgeSeconds ?? 0}, immutable`)
+    .header('etag', etag)
+    .header('x-content-type-options', 'nosniff');
+  if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  return reply.status(result.status).type(contentType).send(bytes);
+}
+
 /** Replays a stored idempotent response (its original body and request_id). */
 function sendReplay(reply: FastifyReply, stored: StoredResponse): FastifyReply {
   return reply.status(stored.status).headers(stored.headers).header('idempotent-replayed', 'true').send(stored.body);
@@ -193,6 +209,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const toApiError = (error: unknown): ApiError => errorForResponse(error, log);
 
   for (const route of routes) {
+    if (route.envelope === 'binary' && (route.kind !== 'custom' || route.publicCache === undefined))
+      throw new Error(`route ${route.id}: the binary envelope is for custom routes with publicCache`);
     const serialize = compileRouteSerializer(route);
     app.route({
       method: route.method,
@@ -233,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           const input = parseInput(route, request);
           if (route.kind === 'custom') {
             const result = await route.handle(input);
+            if (route.envelope === 'binary') return sendBinary(route, request, reply, result);
             return await respond(result.status, serialize(buildEnvelope(route, result.body, request.requestId)));
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);

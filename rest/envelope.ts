@@ -38,6 +38,7 @@ export function buildEnvelope(route: RouteDef, result: unknown, requestId: strin
     case 'data_only':
       return { object: 'list', data: (result as ListResult).data, request_id: requestId };
     case 'raw':
+    case 'binary':
       return result;
   }
 }

@@ -55,6 +55,8 @@ function webhookOperation(eventType: WebhookEventType) {
       summary: eventType.type,
       description: `${eventType.description}\n\n${VERIFYING}`,
       tags: ['Webhooks'],
+      // Deliveries carry no credential: the receiver verifies the signature instead (above).
+      security: [],
       parameters: HEADERS,
       requestBody: {
         required: true,

@@ -57,6 +57,13 @@ export interface ParamSpec {
    * reading as an absent field.
    */
   nullable?: boolean;
+  /**
+   * Rules a resolver enforces on the value (so GraphQL callers meet them too) and this parser
+   * leaves to it, keeping the resolver's error wording on every door: the accepted `values` and the
+   * `pattern` of the value (of each item, for a list) and, for a list, `maxItems`. Published in the
+   * OpenAPI document and the MCP input schemas; never checked here.
+   */
+  resolverRules?: { values?: readonly string[]; pattern?: string; maxItems?: number };
 }
 
 /** A `stringMap` parameter's value (null values only with `nullValues`). */

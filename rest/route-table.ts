@@ -10,6 +10,7 @@ import { deadlineRoutes } from './routes/deadlines';
 import { entityRoutes } from './routes/entities';
 import { firmRoutes } from './routes/firms';
 import { healthRoutes, type HealthDeps } from './routes/health';
+import { mediaRoutes } from './routes/media';
 import { organizationRoutes } from './routes/organization';
 import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
@@ -23,12 +24,15 @@ import { webhookRoutes } from './routes/webhooks';
 import { portfolioRoutes } from './routes/portfolios';
 import { oauthMetadataRoute, type OAuthMetadataDeps } from './routes/oauth-metadata';
 import { freeObject } from './schemas/json-schema';
+import type { MediaStore } from '../datasources/ports';
 
 export interface RouteTableDeps {
   health: HealthDeps;
   version: string;
   /** The MCP endpoint's discovery document (default: API keys only, at localhost). */
   oauth?: OAuthMetadataDeps;
+  /** Where GET /v1/media/{id} reads from; absent (route-table checks): every media ID is unknown. */
+  media?: MediaStore;
 }
 
 const API_KEYS_ONLY: OAuthMetadataDeps = { publicUrl: () => 'http://localhost', authUrl: null, scopes: [] };
@@ -42,6 +46,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
     ...proceedingRoutes,
     ...referenceRoutes,
     ...trademarkSubResourceRoutes,
+    ...mediaRoutes(deps.media ?? null),
     ...suggestRoutes,
     ...analyticsRoutes,
     ...apiKeyRoutes,

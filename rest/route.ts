@@ -6,6 +6,7 @@
 import type { Feature, Pool, Tier } from '../domain/plans';
 import type { ParamSpec, ParsedParams } from './params';
 import type { JsonSchema } from './schemas/json-schema';
+import type { Tag } from './tags';
 
 /** Monthly quota pools and transport-tier ceilings (spec: Limits); defined with the plans. */
 export type { Pool, Tier } from '../domain/plans';
@@ -20,7 +21,28 @@ export type Envelope =
   /** object: list and data only. */
   | 'data_only'
   /** The body as the operation returns it (health, OpenAPI). */
-  | 'raw';
+  | 'raw'
+  /**
+   * Bytes, not JSON (media): custom routes only, whose handler answers a `BinaryBody`. Sent as is
+   * with its Content-Type and strong ETag, and `Cache-Control: public, max-age=<publicCache>,
+   * immutable` (the route must set publicCache); a matching If-None-Match gets 304; HEAD gets the
+   * headers. `response` describes the bytes (a binary string) for the OpenAPI document. Errors keep
+   * the JSON error envelope.
+   */
+  | 'binary';
+
+/** What a custom route with the 'binary' envelope answers as its result's `body`. */
+export interface BinaryBody {
+  bytes: Buffer;
+  contentType: string;
+  /** A strong validator, quoted: the same bytes always get the same tag (for instance their SHA-256). */
+  etag: string;
+}
+
+export function isBinaryBody(body: unknown): body is BinaryBody {
+  const candidate = body as Partial<BinaryBody> | null;
+  return typeof candidate === 'object' && candidate !== null && Buffer.isBuffer(candidate.bytes) && typeof candidate.etag === 'string';
+}
 
 export interface RouteInput {
   path: ParsedParams;
@@ -36,7 +58,18 @@ interface RouteBase {
   path: string;
   summary: string;
   description: string;
-  tag: string;
+  tag: Tag;
+  /**
+   * How the contract (the API specification) covers this route, said in the OpenAPI description:
+   * `named-without-detail`, it names the route but not its shapes; `unnamed`, it does not name the
+   * route at all. Either way the shapes are this service's design. Absent: the contract details it.
+   */
+  contract?: 'named-without-detail' | 'unnamed';
+  /**
+   * A request (parameter values by name, a body) and the success response body it gets, shown in
+   * the OpenAPI document; test/rest/openapi-document.test.ts checks them against the route's schemas.
+   */
+  examples?: { parameters?: Record<string, unknown>; body?: Record<string, unknown>; response: Record<string, unknown> };
   /** Scope the key must hold; null: any valid key; 'public': no key at all. */
   scope: string | null | 'public';
   pool: Pool;

@@ -20,6 +20,7 @@ export function successSchema(route: RouteDef): JsonSchema {
     case 'data_only':
       return dataOnlyEnvelope(route.response);
     case 'raw':
+    case 'binary':
       return route.response;
   }
 }

@@ -28,6 +28,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
   {
     ...write,
     id: 'createApiKey',
+    contract: 'named-without-detail',
     method: 'POST',
     path: '/v1/organization/api-keys',
     operation: 'CreateApiKey',
@@ -38,7 +39,14 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     pathParams: [],
     body: [
       { name: 'name', kind: nameKind, required: true, description: `Display name, 1 to ${API_KEY_NAME_MAX_LENGTH} characters.` },
-      { name: 'scopes', kind: { type: 'string', maxLength: 64 }, array: true, required: true, description: scopesDescription },
+      {
+        name: 'scopes',
+        kind: { type: 'string', maxLength: 64 },
+        array: true,
+        required: true,
+        resolverRules: { values: CUSTOMER_SCOPES },
+        description: scopesDescription,
+      },
       { name: 'expires_at', kind: { type: 'timestamp' }, description: 'ISO 8601 time in the future when the key stops working; null or absent: no expiry.' },
       { name: 'metadata', kind: { type: 'stringMap' }, description: `String-to-string map: ${METADATA_RULE}.` },
       {
@@ -56,6 +64,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
   {
     ...common,
     id: 'listApiKeys',
+    contract: 'named-without-detail',
     method: 'GET',
     path: '/v1/organization/api-keys',
     operation: 'ListApiKeys',
@@ -77,6 +86,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
   {
     ...common,
     id: 'getApiKey',
+    contract: 'named-without-detail',
     method: 'GET',
     path: '/v1/organization/api-keys/:id',
     operation: 'GetApiKey',
@@ -106,7 +116,13 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     pathParams: [keyIdParam],
     body: [
       { name: 'name', kind: nameKind, description: `1 to ${API_KEY_NAME_MAX_LENGTH} characters.` },
-      { name: 'scopes', kind: { type: 'string', maxLength: 64 }, array: true, description: `Replacement list. ${scopesDescription}` },
+      {
+        name: 'scopes',
+        kind: { type: 'string', maxLength: 64 },
+        array: true,
+        resolverRules: { values: CUSTOMER_SCOPES },
+        description: `Replacement list. ${scopesDescription}`,
+      },
       { name: 'expires_at', kind: { type: 'timestamp' }, nullable: true, description: 'ISO 8601 time in the future; null clears the expiry.' },
       {
         name: 'metadata',
@@ -123,6 +139,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
   {
     ...write,
     id: 'rotateApiKey',
+    contract: 'named-without-detail',
     method: 'POST',
     path: '/v1/organization/api-keys/:id/rotate',
     operation: 'RotateApiKey',
@@ -140,6 +157,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
   {
     ...write,
     id: 'revokeApiKey',
+    contract: 'named-without-detail',
     method: 'DELETE',
     path: '/v1/organization/api-keys/:id',
     operation: 'RevokeApiKey',

@@ -29,6 +29,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listAttorneys',
+    contract: 'named-without-detail',
     mcpTool: 'list_attorneys',
     path: '/v1/attorneys',
     operation: 'ListAttorneys',
@@ -54,6 +55,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getAttorney',
+    contract: 'named-without-detail',
     mcpTool: 'get_attorney',
     path: '/v1/attorneys/:id',
     operation: 'GetAttorney',

@@ -9,6 +9,7 @@ import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus'
 import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
 import type { ParamSpec } from '../params';
 import type { OperationRoute, RouteDef } from '../route';
+import { computeDeadlinesExample } from '../schemas/examples';
 import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
 
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
@@ -104,11 +105,13 @@ export const deadlineRoutes: readonly RouteDef[] = [
       },
     ],
     response: deadlineComputationSchema,
+    examples: computeDeadlinesExample,
   },
   {
     ...computeRouteBase,
     id: 'computeOppositionWindows',
     mcpTool: 'compute_opposition_windows',
+    contract: 'named-without-detail',
     path: '/v1/opposition-windows/compute',
     operation: 'ComputeOppositionWindows',
     summary: 'Compute opposition windows',
@@ -164,6 +167,7 @@ export const deadlineRoutes: readonly RouteDef[] = [
     kind: 'operation',
     id: 'listDeadlineRules',
     mcpTool: 'list_deadline_rules',
+    contract: 'named-without-detail',
     method: 'GET',
     path: '/v1/deadline-rules',
     operation: 'ListDeadlineRules',

@@ -23,6 +23,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listEntities',
+    contract: 'named-without-detail',
     mcpTool: 'list_entities',
     path: '/v1/entities',
     operation: 'ListEntities',
@@ -41,6 +42,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getEntity',
+    contract: 'unnamed',
     mcpTool: 'get_entity',
     path: '/v1/entities/:id',
     operation: 'GetEntity',
@@ -58,6 +60,7 @@ export const entityRoutes: readonly RouteDef[] = [
   {
     ...scopedTrademarksRouteBase,
     id: 'listEntityTrademarks',
+    contract: 'named-without-detail',
     mcpTool: 'list_entity_trademarks',
     path: '/v1/entities/:id/trademarks',
     operation: 'ListEntityTrademarks',

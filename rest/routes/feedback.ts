@@ -77,6 +77,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
   {
     ...common,
     id: 'listFeedback',
+    contract: 'named-without-detail',
     method: 'GET',
     path: '/v1/feedback',
     operation: 'ListFeedback',
@@ -100,6 +101,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
   {
     ...common,
     id: 'getFeedback',
+    contract: 'named-without-detail',
     method: 'GET',
     path: '/v1/feedback/:id',
     operation: 'GetFeedback',

@@ -66,6 +66,7 @@ export const firmRoutes: readonly RouteDef[] = [
         kind: { type: 'string', maxLength: 32, pattern: /^[a-z_]+$/, patternRule: `must be a comma list of ${FIRM_INCLUDES.join(', ')}` },
         array: true,
         maxItems: FIRM_INCLUDES.length,
+        resolverRules: { values: FIRM_INCLUDES },
         description: `Comma list of ${FIRM_INCLUDES.join(', ')}. The former ${REMOVED_FIRM_INCLUDES.join(', ')} includes no longer exist (400).`,
       },
     ],
@@ -93,6 +94,7 @@ export const firmRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listFirmAttorneys',
+    contract: 'named-without-detail',
     mcpTool: 'list_firm_attorneys',
     path: '/v1/firms/:id/attorneys',
     operation: 'ListFirmAttorneys',

@@ -76,6 +76,7 @@ export const organizationRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'getPlan',
+    contract: 'named-without-detail',
     mcpTool: 'get_account',
     path: '/v1/organization/plan',
     operation: 'GetPlan',
@@ -90,6 +91,7 @@ export const organizationRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'listRequestLogs',
+    contract: 'named-without-detail',
     mcpTool: 'get_usage',
     path: '/v1/organization/logs',
     operation: 'ListRequestLogs',

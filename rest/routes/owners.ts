@@ -22,6 +22,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'listOwners',
+    contract: 'named-without-detail',
     mcpTool: 'list_owners',
     path: '/v1/owners',
     operation: 'ListOwners',
@@ -39,6 +40,7 @@ export const ownerRoutes: readonly RouteDef[] = [
   {
     ...partyRouteBase,
     id: 'getOwner',
+    contract: 'named-without-detail',
     mcpTool: 'get_owner',
     path: '/v1/owners/:id',
     operation: 'GetOwner',

@@ -70,6 +70,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
   {
     kind: 'operation',
     id: 'getProceeding',
+    contract: 'named-without-detail',
     mcpTool: 'get_proceeding',
     method: 'GET',
     path: '/v1/proceedings/:id',
@@ -93,6 +94,7 @@ export const proceedingRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkProceedings',
+    contract: 'named-without-detail',
     mcpTool: 'list_trademark_proceedings',
     path: '/v1/trademarks/:id/proceedings',
     operation: 'ListTrademarkProceedings',

@@ -27,6 +27,7 @@ function referenceRoute(spec: ReferenceRouteSpec): OperationRoute {
     ...spec,
     description: `${spec.description} All rows in one page (has_more false). Reference pool, never billed; no RateLimit-* headers.`,
     tag: 'Reference',
+    contract: 'named-without-detail',
     scope: 'trademarks:read',
     pool: 'reference',
     tier: 'reads',

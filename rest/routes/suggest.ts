@@ -44,6 +44,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestTrademarks',
+    contract: 'named-without-detail',
     mcpTool: 'suggest_trademarks',
     method: 'GET',
     path: '/v1/trademarks/suggest',
@@ -68,6 +69,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggest',
+    contract: 'named-without-detail',
     mcpTool: 'suggest',
     method: 'GET',
     path: '/v1/suggest',
@@ -84,6 +86,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestPost',
+    contract: 'named-without-detail',
     method: 'POST',
     path: '/v1/suggest',
     operation: 'Suggest',
@@ -100,6 +103,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestClassifications',
+    contract: 'named-without-detail',
     mcpTool: 'suggest_classifications',
     method: 'POST',
     path: '/v1/classifications/suggest',
@@ -123,6 +127,7 @@ export const suggestRoutes: readonly RouteDef[] = [
   {
     ...base,
     id: 'suggestGoodsServices',
+    contract: 'named-without-detail',
     mcpTool: 'suggest_goods_services',
     method: 'POST',
     path: '/v1/goods-services/suggest',

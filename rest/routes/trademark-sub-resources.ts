@@ -13,6 +13,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listTrademarkHistory',
+    contract: 'named-without-detail',
     mcpTool: 'list_trademark_history',
     path: '/v1/trademarks/:id/history',
     operation: 'ListTrademarkHistory',
@@ -36,6 +37,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'listRelatedTrademarks',
+    contract: 'named-without-detail',
     mcpTool: 'list_related_trademarks',
     path: '/v1/trademarks/:id/related',
     operation: 'ListRelatedTrademarks',
@@ -52,6 +54,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
   {
     ...trademarkReadBase,
     id: 'getTrademarkCoverage',
+    contract: 'named-without-detail',
     mcpTool: 'get_trademark_coverage',
     path: '/v1/trademarks/:id/coverage',
     operation: 'GetTrademarkCoverage',

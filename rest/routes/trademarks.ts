@@ -2,9 +2,11 @@
  * Route-table entries of the trademark endpoints.
  */
 import { SOURCE_INCLUDES } from '../../domain/contract';
+import { idPattern } from '../../domain/ids';
 import { MAX_BATCH_IDS } from '../../resolvers/trademarks/queries';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
+import { getTrademarkExample, searchTrademarksExample } from '../schemas/examples';
 import { arrayOf, str } from '../schemas/json-schema';
 import { trademarkChangeSchema, trademarkDetailSchema, trademarkSearchMetaSchema, trademarkSourceSchema, trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
@@ -54,6 +56,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
     response: trademarkSummarySchema,
     listExtras: { search_meta: trademarkSearchMetaSchema },
     errors: [400],
+    examples: searchTrademarksExample,
     variables: ({ query }) => trademarkListVariables(query),
   },
   {
@@ -93,10 +96,18 @@ export const trademarkRoutes: readonly RouteDef[] = [
     pool: 'read',
     tier: 'writes',
     idempotency: 'exempt',
+    contract: 'named-without-detail',
     pathParams: [],
     query: [],
     body: [
-      { name: 'ids', kind: { type: 'string', maxLength: 64 }, array: true, required: true, description: `Trademark IDs (tm_...), 1 to ${MAX_BATCH_IDS}.` },
+      {
+        name: 'ids',
+        kind: { type: 'string', maxLength: 64 },
+        array: true,
+        required: true,
+        resolverRules: { pattern: idPattern('tm_'), maxItems: MAX_BATCH_IDS },
+        description: `Trademark IDs (tm_...), 1 to ${MAX_BATCH_IDS}.`,
+      },
     ],
     successStatus: 200,
     envelope: 'list',
@@ -113,9 +124,11 @@ export const trademarkRoutes: readonly RouteDef[] = [
     operation: 'GetTrademark',
     summary: 'Retrieve a trademark',
     description: 'The full trademark record, read from the source of truth (immediately consistent), with its computed opposition window.',
+    contract: 'named-without-detail',
     query: [],
     envelope: 'single',
     response: trademarkDetailSchema,
+    examples: getTrademarkExample,
     variables: ({ path }) => ({ id: path.id }),
   },
   {

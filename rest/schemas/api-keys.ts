@@ -1,7 +1,7 @@
 /**
  * Response shapes of the API-key endpoints (spec: API key).
  */
-import { arrayOf, nullableStr, nullableTimestamp, object, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, nullableStr, nullableTimestamp, object, str, timestamp, type JsonSchema, named } from './json-schema';
 
 const apiKeyProperties: Record<string, JsonSchema> = {
   id: str('API key ID (key_...).'),
@@ -24,9 +24,12 @@ const apiKeyProperties: Record<string, JsonSchema> = {
   updated_at: timestamp(),
 };
 
-export const apiKeySchema: JsonSchema = object(apiKeyProperties, 'An API key. The secret is never shown after creation or rotation.');
+export const apiKeySchema: JsonSchema = named('ApiKey', object(apiKeyProperties, 'An API key. The secret is never shown after creation or rotation.'));
 
-export const apiKeyWithSecretSchema: JsonSchema = object(
-  { ...apiKeyProperties, secret: str('The raw key, mq_ followed by 48 hexadecimal characters. Shown this once; store it now.') },
-  'An API key with its raw secret (creation and rotation only).',
+export const apiKeyWithSecretSchema: JsonSchema = named(
+  'ApiKeyWithSecret',
+  object(
+    { ...apiKeyProperties, secret: str('The raw key, mq_ followed by 48 hexadecimal characters. Shown this once; store it now.') },
+    'An API key with its raw secret (creation and rotation only).',
+  ),
 );

@@ -3,19 +3,15 @@
  * data-only list, and the error envelope.
  */
 import { ERROR_CATALOG } from '../../domain/errors';
-import { arrayOf, bool, int, nullableInt, nullableStr, object, str, type JsonSchema } from './json-schema';
+import { arrayOf, bool, int, named, nullableInt, nullableStr, object, str, withMembers, type JsonSchema } from './json-schema';
 
 export const requestIdSchema = str('ID of this request (req_...).');
 
 export function singleEnvelope(resource: JsonSchema): JsonSchema {
-  return {
-    ...resource,
-    properties: { ...resource.properties, request_id: requestIdSchema },
-    required: [...(resource.required ?? []), 'request_id'],
-  };
+  return withMembers(resource, { request_id: requestIdSchema });
 }
 
-const paginationSchema: JsonSchema = {
+const paginationSchema: JsonSchema = named('Pagination', {
   type: 'object',
   properties: {
     cursor: nullableStr('Opaque cursor for the next page; null when has_more is false.'),
@@ -24,7 +20,7 @@ const paginationSchema: JsonSchema = {
   },
   required: ['cursor'],
   additionalProperties: false,
-};
+});
 
 /** `object: list` with `data`, `has_more`, `pagination`, `request_id`, plus any extra members. */
 export function listEnvelope(item: JsonSchema, extra: Record<string, JsonSchema> = {}, withRequestId = true): JsonSchema {
@@ -44,8 +40,10 @@ export function dataOnlyEnvelope(item: JsonSchema): JsonSchema {
   return object({ object: { type: 'string', enum: ['list'] }, data: arrayOf(item), request_id: requestIdSchema });
 }
 
-export const errorEnvelope: JsonSchema = {
+/** Named ErrorEnvelope rather than Error, so a generated client's type does not shadow its language's own Error. */
+export const errorEnvelope: JsonSchema = named('ErrorEnvelope', {
   type: 'object',
+  description: 'The body of every error response.',
   properties: {
     error: {
       type: 'object',
@@ -66,4 +64,4 @@ export const errorEnvelope: JsonSchema = {
   },
   required: ['error', 'request_id'],
   additionalProperties: false,
-};
+});

@@ -2,7 +2,7 @@
  * Response shape of the feedback endpoints (spec: Feedback report).
  */
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '../../domain/records';
-import { int, nullableInt, nullableStr, nullableTimestamp, object, str, timestamp, type JsonSchema } from './json-schema';
+import { int, nullableInt, nullableStr, nullableTimestamp, object, str, timestamp, type JsonSchema, named } from './json-schema';
 
 const requestSnapshotSchema = object(
   {
@@ -36,29 +36,32 @@ const resourceSnapshotSchema: JsonSchema = {
   additionalProperties: false,
 };
 
-export const feedbackSchema: JsonSchema = object(
-  {
-    id: str('Feedback report ID (fbk_...).'),
-    object: { type: 'string', enum: ['feedback'] },
-    api_key_id: nullableStr('The key that filed it (key_...).'),
-    type: { type: 'string', enum: FEEDBACK_TYPES },
-    status: { type: 'string', enum: FEEDBACK_STATUSES },
-    message: str('As submitted.'),
-    resource_id: nullableStr('As submitted.'),
-    request_ref: nullableStr('The submitted request_id (top-level request_id is this call).'),
-    field: nullableStr(),
-    expected_value: nullableStr(),
-    context: {
-      type: 'object',
-      description: 'Server-built, read-only. request is present only when a request_id was submitted, resource only with a resource_id.',
-      properties: { request: requestSnapshotSchema, resource: resourceSnapshotSchema },
-      additionalProperties: false,
+export const feedbackSchema: JsonSchema = named(
+  'Feedback',
+  object(
+    {
+      id: str('Feedback report ID (fbk_...).'),
+      object: { type: 'string', enum: ['feedback'] },
+      api_key_id: nullableStr('The key that filed it (key_...).'),
+      type: { type: 'string', enum: FEEDBACK_TYPES },
+      status: { type: 'string', enum: FEEDBACK_STATUSES },
+      message: str('As submitted.'),
+      resource_id: nullableStr('As submitted.'),
+      request_ref: nullableStr('The submitted request_id (top-level request_id is this call).'),
+      field: nullableStr(),
+      expected_value: nullableStr(),
+      context: {
+        type: 'object',
+        description: 'Server-built, read-only. request is present only when a request_id was submitted, resource only with a resource_id.',
+        properties: { request: requestSnapshotSchema, resource: resourceSnapshotSchema },
+        additionalProperties: false,
+      },
+      resolution_note: nullableStr(),
+      metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'String-to-string map.' },
+      created_at: timestamp(),
+      updated_at: timestamp(),
+      resolved_at: nullableTimestamp(),
     },
-    resolution_note: nullableStr(),
-    metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'String-to-string map.' },
-    created_at: timestamp(),
-    updated_at: timestamp(),
-    resolved_at: nullableTimestamp(),
-  },
-  'A feedback report.',
+    'A feedback report.',
+  ),
 );

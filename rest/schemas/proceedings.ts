@@ -4,7 +4,7 @@
  */
 import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../domain/records';
 import { STATUS_PRIMARIES, STATUS_STAGES } from '../../domain/records';
-import { arrayOf, constant, date, int, nullableDate, nullableInt, nullableStr, object, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, constant, date, int, nullableDate, nullableInt, nullableStr, object, str, timestamp, type JsonSchema, named } from './json-schema';
 
 const summaryProperties: Record<string, JsonSchema> = {
   id: str('prc_...'),
@@ -29,30 +29,33 @@ const summaryProperties: Record<string, JsonSchema> = {
   trademark_ids: arrayOf(str(), 'The contested marks (tm_...).'),
 };
 
-export const proceedingSummarySchema: JsonSchema = object(summaryProperties, 'Proceeding summary (list rows).');
+export const proceedingSummarySchema: JsonSchema = named('ProceedingSummary', object(summaryProperties, 'Proceeding summary (list rows).'));
 
-export const proceedingDetailSchema: JsonSchema = object(
-  {
-    ...summaryProperties,
-    office: object({ code: str(), name: nullableStr(), jurisdiction_code: nullableStr() }, 'The deciding office.'),
-    duration_days: nullableInt('Days from filed_date to decision_date; null while undecided.'),
-    trademarks: arrayOf(
-      object({
-        id: str('tm_...'),
-        object: constant('trademark'),
-        mark_text: str(),
-        application_number: str(),
-        registration_number: nullableStr(),
-        office_code: str(),
-        jurisdiction_code: str(),
-        status: object({ primary: { type: 'string', enum: STATUS_PRIMARIES }, stage: { type: 'string', enum: STATUS_STAGES } }),
-        filing_date: date(),
-        owner_name: nullableStr(),
-      }),
-      'The contested marks, summarized (full records at GET /v1/trademarks/{id}).',
-    ),
-    created_at: timestamp('When the proceeding was first recorded.'),
-    updated_at: timestamp(),
-  },
-  'Full proceeding record.',
+export const proceedingDetailSchema: JsonSchema = named(
+  'Proceeding',
+  object(
+    {
+      ...summaryProperties,
+      office: object({ code: str(), name: nullableStr(), jurisdiction_code: nullableStr() }, 'The deciding office.'),
+      duration_days: nullableInt('Days from filed_date to decision_date; null while undecided.'),
+      trademarks: arrayOf(
+        object({
+          id: str('tm_...'),
+          object: constant('trademark'),
+          mark_text: str(),
+          application_number: str(),
+          registration_number: nullableStr(),
+          office_code: str(),
+          jurisdiction_code: str(),
+          status: object({ primary: { type: 'string', enum: STATUS_PRIMARIES }, stage: { type: 'string', enum: STATUS_STAGES } }),
+          filing_date: date(),
+          owner_name: nullableStr(),
+        }),
+        'The contested marks, summarized (full records at GET /v1/trademarks/{id}).',
+      ),
+      created_at: timestamp('When the proceeding was first recorded.'),
+      updated_at: timestamp(),
+    },
+    'Full proceeding record.',
+  ),
 );

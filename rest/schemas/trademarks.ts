@@ -30,6 +30,7 @@ import {
   str,
   timestamp,
   type JsonSchema,
+  named,
 } from './json-schema';
 
 const ownerRef = {
@@ -40,134 +41,147 @@ const ownerRef = {
   entity_id_type: str('How the entity was resolved, for example derived, lei or company_profile.'),
 };
 
-const company = object({
-  source: str('Where the listing or LEI match comes from.'),
-  ticker: nullableStr(),
-  exchange: nullableStr(),
-  lei: nullableStr('Legal Entity Identifier (20 characters).'),
-  entity_status: str('For example ACTIVE.'),
-});
+/** A confirmed securities listing or LEI of an owner (shared with the owner record). */
+export const companySchema: JsonSchema = named(
+  'Company',
+  object({
+    source: str('Where the listing or LEI match comes from.'),
+    ticker: nullableStr(),
+    exchange: nullableStr(),
+    lei: nullableStr('Legal Entity Identifier (20 characters).'),
+    entity_status: str('For example ACTIVE.'),
+  }),
+);
 
-export const trademarkSummarySchema: JsonSchema = object(
-  {
-    id: str('tm_...'),
-    object: constant('trademark'),
-    mark_text: str(),
-    owner_name: nullableStr("First owner's name."),
-    status: object({
-      primary: { type: 'string', enum: STATUS_PRIMARIES },
-      stage: { type: 'string', enum: STATUS_STAGES },
-    }),
-    office_code: str('Uppercase WIPO ST.3 office code.'),
-    jurisdiction_code: str(),
-    filing_date: date(),
-    registration_date: nullableDate(),
-    classifications: arrayOf(
-      object({
-        nice_class: int('Nice class 1 to 45.'),
-        goods_services_text: str('Truncated summary (about 200 characters) unless include=full_goods_services.'),
+export const trademarkSummarySchema: JsonSchema = named(
+  'TrademarkSummary',
+  object(
+    {
+      id: str('tm_...'),
+      object: constant('trademark'),
+      mark_text: str(),
+      owner_name: nullableStr("First owner's name."),
+      status: object({
+        primary: { type: 'string', enum: STATUS_PRIMARIES },
+        stage: { type: 'string', enum: STATUS_STAGES },
       }),
-    ),
-    owners: arrayOf(object(ownerRef)),
-  },
-  'Trademark summary (list rows).',
-);
-
-export const oppositionWindowSchema: JsonSchema = object(
-  {
-    status: {
-      type: 'string',
-      enum: ['not_started', 'open', 'closed', 'no_rule', 'not_published'],
-      description: 'no_rule: no opposition rule for this office and route (or the mark predates it); not_published: no publication date yet.',
-    },
-    office_code: nullableStr(),
-    filing_route: nullableStr('Opposition-rule route: madrid_designation for Madrid designations, otherwise domestic.'),
-    trigger_event: nullableStr('international_designation_publication for Madrid designations, otherwise application_publication.'),
-    publication_date: nullableDate(),
-    window_opens: nullableDate(),
-    window_closes: nullableDate('Last day to oppose, rolled forward to a business day of the office.'),
-    window_closes_nominal: nullableDate('Last day before any business-day roll-forward.'),
-    extended_window_closes: nullableDate('Last day with the common extension, where one exists.'),
-    must_act_by: nullableDate('The date a watcher must act by (window_closes).'),
-    days_remaining: nullableInt('Days from today (office time zone) to window_closes; negative once closed.'),
-    approximate: bool('True when a holiday calendar did not cover the close date (or the roll was skipped for a long-closed window).'),
-  },
-  'Opposition window computed from the opposition rules (GET /v1/opposition-rules) for this mark. Only the close rolls forward to a business day.',
-);
-
-export const trademarkDetailSchema: JsonSchema = object(
-  {
-    id: str('tm_...'),
-    object: constant('trademark'),
-    mark_text: str(),
-    application_number: str('Office application (serial) number.'),
-    registration_number: nullableStr(),
-    ir_number: nullableStr('Madrid international registration number.'),
-    office_code: str('Uppercase WIPO ST.3 office code.'),
-    jurisdiction_code: str(),
-    filing_route: { type: 'string', enum: FILING_ROUTES, description: 'national, regional or madrid.' },
-    scope_kind: { type: 'string', enum: SCOPE_KINDS },
-    mark_feature_type: { type: 'string', enum: MARK_FEATURE_TYPES },
-    mark_legal_category: { type: 'string', enum: MARK_LEGAL_CATEGORIES },
-    right_kind: { type: 'string', enum: RIGHT_KINDS },
-    is_series_mark: bool(),
-    series_id: nullableStr('Groups the marks of one series.'),
-    is_retracted: bool('The office retracted (withdrew) this record.'),
-    is_madrid: bool('Part of a Madrid international registration family.'),
-    has_media: bool(),
-    has_proceedings: bool(),
-    vienna_codes: arrayOf(str(), 'Vienna classification codes of figurative elements.'),
-    media: arrayOf(object({ id: str('med_...'), kind: str(), mime_type: str(), url: str() })),
-    status: object({
-      primary: { type: 'string', enum: STATUS_PRIMARIES },
-      stage: { type: 'string', enum: STATUS_STAGES },
-      reason: { type: ['string', 'null'], enum: [...STATUS_REASONS, null] },
-      challenge_states: arrayOf({ type: 'string', enum: CHALLENGE_STATES }),
-      office_status: object(
-        { code: str('For example 700 (USPTO status-code).'), description: nullableStr("The office's wording, for example REGISTERED.") },
-        "The office's own status code; null where the source has none.",
-        true,
+      office_code: str('Uppercase WIPO ST.3 office code.'),
+      jurisdiction_code: str(),
+      filing_date: date(),
+      registration_date: nullableDate(),
+      classifications: arrayOf(
+        object({
+          nice_class: int('Nice class 1 to 45.'),
+          goods_services_text: str('Truncated summary (about 200 characters) unless include=full_goods_services.'),
+        }),
       ),
-    }),
-    filing_date: date(),
-    priority_date: nullableDate(),
-    publication_date: nullableDate(),
-    registration_date: nullableDate(),
-    expiry_date: nullableDate(),
-    renewal_due_date: nullableDate(),
-    termination_date: nullableDate(),
-    international_registration_date: nullableDate(),
-    designation_date: nullableDate(),
-    classifications: arrayOf(object({ nice_class: int(), goods_services_text: str('Full text.'), nice_edition: nullableStr('For example 12-2025.') })),
-    owners: arrayOf(object({ ...ownerRef, companies: arrayOf(company) })),
-    attorneys: arrayOf(object({ id: str('att_...'), name: str(), country_code: nullableStr(), firm_id: nullableStr('firm_...'), firm_name: nullableStr() })),
-    owner_history: arrayOf(
-      object({
-        owner_id: str('own_...'),
-        name: str('The name as that record spells it.'),
-        role: { type: 'string', enum: OWNER_HISTORY_ROLES },
-        source: {
-          type: 'string',
-          enum: OWNER_HISTORY_SOURCES,
-          description: "office_record: an owner group of the office's record; assignment: a recorded assignment.",
-        },
-        office_party_type: nullableStr("The office's party-type code (USPTO: 10 applicant, 20 owner at publication, 30 registrant, …)."),
-        recorded_date: nullableDate('Assignments: the recording date.'),
-        reference: nullableStr('Assignments: the reel/frame.'),
-        conveyance: nullableStr('Assignments: the conveyance as recorded (recorded facts, not a conclusion about title).'),
-      }),
-      'Every owner the office record and recorded assignments name, current owners included.',
-    ),
-    opposition_window: oppositionWindowSchema,
-    version: int('Increases with every recorded change.'),
-    source_updated_at: timestamp('When the office last changed the record.'),
-    created_at: timestamp(),
-    updated_at: timestamp(),
-  },
-  'Full trademark record.',
+      owners: arrayOf(object(ownerRef)),
+    },
+    'Trademark summary (list rows).',
+  ),
 );
 
-export const trademarkSearchMetaSchema: JsonSchema = {
+export const oppositionWindowSchema: JsonSchema = named(
+  'OppositionWindow',
+  object(
+    {
+      status: {
+        type: 'string',
+        enum: ['not_started', 'open', 'closed', 'no_rule', 'not_published'],
+        description: 'no_rule: no opposition rule for this office and route (or the mark predates it); not_published: no publication date yet.',
+      },
+      office_code: nullableStr(),
+      filing_route: nullableStr('Opposition-rule route: madrid_designation for Madrid designations, otherwise domestic.'),
+      trigger_event: nullableStr('international_designation_publication for Madrid designations, otherwise application_publication.'),
+      publication_date: nullableDate(),
+      window_opens: nullableDate(),
+      window_closes: nullableDate('Last day to oppose, rolled forward to a business day of the office.'),
+      window_closes_nominal: nullableDate('Last day before any business-day roll-forward.'),
+      extended_window_closes: nullableDate('Last day with the common extension, where one exists.'),
+      must_act_by: nullableDate('The date a watcher must act by (window_closes).'),
+      days_remaining: nullableInt('Days from today (office time zone) to window_closes; negative once closed.'),
+      approximate: bool('True when a holiday calendar did not cover the close date (or the roll was skipped for a long-closed window).'),
+    },
+    'Opposition window computed from the opposition rules (GET /v1/opposition-rules) for this mark. Only the close rolls forward to a business day.',
+  ),
+);
+
+export const trademarkDetailSchema: JsonSchema = named(
+  'Trademark',
+  object(
+    {
+      id: str('tm_...'),
+      object: constant('trademark'),
+      mark_text: str(),
+      application_number: str('Office application (serial) number.'),
+      registration_number: nullableStr(),
+      ir_number: nullableStr('Madrid international registration number.'),
+      office_code: str('Uppercase WIPO ST.3 office code.'),
+      jurisdiction_code: str(),
+      filing_route: { type: 'string', enum: FILING_ROUTES, description: 'national, regional or madrid.' },
+      scope_kind: { type: 'string', enum: SCOPE_KINDS },
+      mark_feature_type: { type: 'string', enum: MARK_FEATURE_TYPES },
+      mark_legal_category: { type: 'string', enum: MARK_LEGAL_CATEGORIES },
+      right_kind: { type: 'string', enum: RIGHT_KINDS },
+      is_series_mark: bool(),
+      series_id: nullableStr('Groups the marks of one series.'),
+      is_retracted: bool('The office retracted (withdrew) this record.'),
+      is_madrid: bool('Part of a Madrid international registration family.'),
+      has_media: bool(),
+      has_proceedings: bool(),
+      vienna_codes: arrayOf(str(), 'Vienna classification codes of figurative elements.'),
+      media: arrayOf(object({ id: str('med_...'), kind: str(), mime_type: str(), url: str() })),
+      status: object({
+        primary: { type: 'string', enum: STATUS_PRIMARIES },
+        stage: { type: 'string', enum: STATUS_STAGES },
+        reason: { type: ['string', 'null'], enum: [...STATUS_REASONS, null] },
+        challenge_states: arrayOf({ type: 'string', enum: CHALLENGE_STATES }),
+        office_status: object(
+          { code: str('For example 700 (USPTO status-code).'), description: nullableStr("The office's wording, for example REGISTERED.") },
+          "The office's own status code; null where the source has none.",
+          true,
+        ),
+      }),
+      filing_date: date(),
+      priority_date: nullableDate(),
+      publication_date: nullableDate(),
+      registration_date: nullableDate(),
+      expiry_date: nullableDate(),
+      renewal_due_date: nullableDate(),
+      termination_date: nullableDate(),
+      international_registration_date: nullableDate(),
+      designation_date: nullableDate(),
+      classifications: arrayOf(object({ nice_class: int(), goods_services_text: str('Full text.'), nice_edition: nullableStr('For example 12-2025.') })),
+      owners: arrayOf(object({ ...ownerRef, companies: arrayOf(companySchema) })),
+      attorneys: arrayOf(object({ id: str('att_...'), name: str(), country_code: nullableStr(), firm_id: nullableStr('firm_...'), firm_name: nullableStr() })),
+      owner_history: arrayOf(
+        object({
+          owner_id: str('own_...'),
+          name: str('The name as that record spells it.'),
+          role: { type: 'string', enum: OWNER_HISTORY_ROLES },
+          source: {
+            type: 'string',
+            enum: OWNER_HISTORY_SOURCES,
+            description: "office_record: an owner group of the office's record; assignment: a recorded assignment.",
+          },
+          office_party_type: nullableStr("The office's party-type code (USPTO: 10 applicant, 20 owner at publication, 30 registrant, …)."),
+          recorded_date: nullableDate('Assignments: the recording date.'),
+          reference: nullableStr('Assignments: the reel/frame.'),
+          conveyance: nullableStr('Assignments: the conveyance as recorded (recorded facts, not a conclusion about title).'),
+        }),
+        'Every owner the office record and recorded assignments name, current owners included.',
+      ),
+      opposition_window: oppositionWindowSchema,
+      version: int('Increases with every recorded change.'),
+      source_updated_at: timestamp('When the office last changed the record.'),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+    },
+    'Full trademark record.',
+  ),
+);
+
+export const trademarkSearchMetaSchema: JsonSchema = named('TrademarkSearchMeta', {
   ...object({
     total_results: nullableInt(),
     total_count_exact: nullableBool(),
@@ -175,20 +189,23 @@ export const trademarkSearchMetaSchema: JsonSchema = {
   }),
   deprecated: true,
   description: 'Deprecated echo of the totals (removal planned for v1.1); use pagination.total_count. Null unless include_total=true.',
-};
-
-export const trademarkChangeSchema: JsonSchema = object({
-  object: constant('trademark_change'),
-  trademark_id: str(),
-  version: int(),
-  change_type: str('created, updated or corrected.'),
-  changed_fields: arrayOf(str()),
-  old_values: freeObject('Values before the change; null for the first version.', true),
-  new_values: freeObject('Values after the change.'),
-  source_data_date: nullableDate(),
-  office_code: nullableStr(),
-  created_at: timestamp('When the change was observed.'),
 });
+
+export const trademarkChangeSchema: JsonSchema = named(
+  'TrademarkChange',
+  object({
+    object: constant('trademark_change'),
+    trademark_id: str(),
+    version: int(),
+    change_type: str('created, updated or corrected.'),
+    changed_fields: arrayOf(str()),
+    old_values: freeObject('Values before the change; null for the first version.', true),
+    new_values: freeObject('Values after the change.'),
+    source_data_date: nullableDate(),
+    office_code: nullableStr(),
+    created_at: timestamp('When the change was observed.'),
+  }),
+);
 
 const trademarkSourceObject = object({
   object: constant('trademark_source'),
@@ -203,7 +220,7 @@ const trademarkSourceObject = object({
   raw_record: nullableStr('Present only with include=raw: the raw record as received (XML or JSON text); null when none is stored.'),
 });
 
-export const trademarkSourceSchema: JsonSchema = {
+export const trademarkSourceSchema: JsonSchema = named('TrademarkSource', {
   ...trademarkSourceObject,
   required: (trademarkSourceObject.required ?? []).filter((key) => key !== 'raw_record'),
-};
+});

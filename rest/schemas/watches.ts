@@ -20,10 +20,12 @@ import {
   str,
   timestamp,
   type JsonSchema,
+  named,
+  nullableOf,
 } from './json-schema';
 import { trademarkSummarySchema } from './trademarks';
 
-export const watchQuerySchema: JsonSchema = {
+export const watchQuerySchema: JsonSchema = named('WatchQuery', {
   type: 'object',
   description:
     'similarity: q (the mark to protect, required) and score_threshold (0 to 1); filter: filters or saved_search_id (one is required); trademark: trademark_ids or portfolio_id. ' +
@@ -39,24 +41,27 @@ export const watchQuerySchema: JsonSchema = {
     ),
   },
   additionalProperties: false,
-};
-
-export const watchSchema: JsonSchema = object({
-  id: str('Watch ID (wch_...; the spec lists no prefix for watches, this service uses wch_).'),
-  object: constant('watch'),
-  name: nullableStr(),
-  watch_type: { type: 'string', enum: WATCH_TYPES },
-  status: { type: 'string', enum: WATCH_STATUSES },
-  query: watchQuerySchema,
-  metadata: freeObject('String-to-string map.'),
-  evaluating_since: timestamp(
-    'Changes that occurred from this instant on are evaluated: the creation, or the last resume (changes while paused are not replayed).',
-  ),
-  created_at: timestamp(),
-  updated_at: timestamp(),
 });
 
-export const watchPreviewSchema: JsonSchema = {
+export const watchSchema: JsonSchema = named(
+  'Watch',
+  object({
+    id: str('Watch ID (wch_...; the spec lists no prefix for watches, this service uses wch_).'),
+    object: constant('watch'),
+    name: nullableStr(),
+    watch_type: { type: 'string', enum: WATCH_TYPES },
+    status: { type: 'string', enum: WATCH_STATUSES },
+    query: watchQuerySchema,
+    metadata: freeObject('String-to-string map.'),
+    evaluating_since: timestamp(
+      'Changes that occurred from this instant on are evaluated: the creation, or the last resume (changes while paused are not replayed).',
+    ),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  }),
+);
+
+export const watchPreviewSchema: JsonSchema = named('WatchPreview', {
   ...object({
     object: constant('watch_preview'),
     watch_type: { type: 'string', enum: WATCH_TYPES },
@@ -80,7 +85,7 @@ export const watchPreviewSchema: JsonSchema = {
         'lower_bound: the count stopped at 10,000 (filter watches).',
     },
   }),
-};
+});
 
 const windowSchema = object({
   window_status: str(
@@ -93,50 +98,52 @@ const windowSchema = object({
   approximate: bool(),
 });
 
-export const watchDiagnosticsSchema: JsonSchema = object({
-  object: constant('watch_diagnostics'),
-  watch_id: str(),
-  status: { type: 'string', enum: WATCH_STATUSES },
-  evaluation: object({
-    evaluating_since: timestamp(),
-    last_change_processed_at: { ...nullableStr('When the last change this watch was evaluated against occurred.'), format: 'date-time' },
-    alerts_created: int(),
-    last_error: nullableStr(),
+export const watchDiagnosticsSchema: JsonSchema = named(
+  'WatchDiagnostics',
+  object({
+    object: constant('watch_diagnostics'),
+    watch_id: str(),
+    status: { type: 'string', enum: WATCH_STATUSES },
+    evaluation: object({
+      evaluating_since: timestamp(),
+      last_change_processed_at: { ...nullableStr('When the last change this watch was evaluated against occurred.'), format: 'date-time' },
+      alerts_created: int(),
+      last_error: nullableStr(),
+    }),
+    estimated_match_count: int('Marks the watch matches now (as the preview counts them).'),
+    marks: arrayOf(
+      object({ trademark_id: str(), mark_text: str(), office_code: str(), publication_date: nullableDate(), opposition_window: windowSchema }),
+      'Up to 20 marks the watch matches now, with their opposition windows.',
+    ),
   }),
-  estimated_match_count: int('Marks the watch matches now (as the preview counts them).'),
-  marks: arrayOf(
-    object({ trademark_id: str(), mark_text: str(), office_code: str(), publication_date: nullableDate(), opposition_window: windowSchema }),
-    'Up to 20 marks the watch matches now, with their opposition windows.',
-  ),
-});
+);
 
-export const alertSchema: JsonSchema = object({
-  id: str('Alert ID (alt_...), derived from watch + mark + record version: one alert per triggering version.'),
-  object: constant('alert'),
-  watch_id: str(),
-  watch_type: { type: 'string', enum: WATCH_TYPES },
-  trademark_id: str(),
-  trademark: {
-    ...trademarkSummarySchema,
-    type: ['object', 'null'],
-    description: 'The mark in summary shape as it is now (null if it was withdrawn from the catalog).',
-  },
-  status: { type: 'string', enum: ALERT_STATUSES },
-  trigger: object({
-    type: { type: 'string', enum: ALERT_TRIGGER_TYPES },
-    record_version: int('The trademark record version whose change produced the alert.'),
-    changed_fields: arrayOf(str()),
-    event_type: nullableStr('Event type code (GET /v1/event-types) behind opposition_filed, cancellation or event.'),
-    occurred_at: timestamp(),
+export const alertSchema: JsonSchema = named(
+  'Alert',
+  object({
+    id: str('Alert ID (alt_...), derived from watch + mark + record version: one alert per triggering version.'),
+    object: constant('alert'),
+    watch_id: str(),
+    watch_type: { type: 'string', enum: WATCH_TYPES },
+    trademark_id: str(),
+    trademark: nullableOf(trademarkSummarySchema, 'The mark in summary shape as it is now (null if it was withdrawn from the catalog).'),
+    status: { type: 'string', enum: ALERT_STATUSES },
+    trigger: object({
+      type: { type: 'string', enum: ALERT_TRIGGER_TYPES },
+      record_version: int('The trademark record version whose change produced the alert.'),
+      changed_fields: arrayOf(str()),
+      event_type: nullableStr('Event type code (GET /v1/event-types) behind opposition_filed, cancellation or event.'),
+      occurred_at: timestamp(),
+    }),
+    score: nullableNum('similarity: 0 to 1.'),
+    signals: {
+      type: ['array', 'null'],
+      items: object({ type: str('exact, phonetic, visual, typo, containment, word_order or class_overlap.'), strength: num(), detail: str() }),
+      description: 'similarity: the signals behind the score.',
+    },
+    must_act_by: nullableDate('From the same computation as the opposition window of GET /v1/trademarks/{id}.'),
+    opposition_window_status: str(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
   }),
-  score: nullableNum('similarity: 0 to 1.'),
-  signals: {
-    type: ['array', 'null'],
-    items: object({ type: str('exact, phonetic, visual, typo, containment, word_order or class_overlap.'), strength: num(), detail: str() }),
-    description: 'similarity: the signals behind the score.',
-  },
-  must_act_by: nullableDate('From the same computation as the opposition window of GET /v1/trademarks/{id}.'),
-  opposition_window_status: str(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-});
+);

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { closeAdapters, createServer, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
+import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import type { DocumentStore, KeyValue } from '../../datasources/ports';
 import type { LimitsOverride, PlanName } from '../../domain/plans';
@@ -19,6 +20,7 @@ import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
 import { STORE_INDEXES } from '../../resolvers/store-indexes';
 import { SearchIndexer } from '../../workers/indexer';
+import { withGeneratedLogos } from '../../workers/ingest/generated-logos';
 import { seedStore } from '../../workers/ingest/seed';
 import { readCatalog, type Catalog } from './party-expectations';
 
@@ -100,6 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     store: countingStore(rawStore, storeCalls),
     search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
     kv: options.kv ?? createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+    media: withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store: rawStore }), rawStore),
   };
   const indexer = new SearchIndexer(rawStore, adapters.search);
   await indexer.ensureIndexes();

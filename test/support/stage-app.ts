@@ -46,7 +46,7 @@ export function testRoute(overrides: Partial<CustomRoute> & Pick<CustomRoute, 'i
     method: 'GET',
     summary: overrides.id,
     description: 'test route',
-    tag: 'Test',
+    tag: 'Meta',
     scope: null,
     pool: 'read',
     tier: 'reads',

@@ -135,6 +135,13 @@ describe('workers/ingest/generator', function () {
       expect(digest(collect(2000, 7, 250).catalog)).to.equal(digest(catalog));
     });
 
+    it('gives the same logos in any batch size', () => {
+      const logos = (of: CatalogBatch[]) => of.flatMap((batch) => (batch.collection === 'trademarks' ? batch.logos : []));
+      const again = collect(2000, 7, 250);
+      expect(JSON.stringify(logos(again.batches))).to.equal(JSON.stringify(logos(batches)));
+      expect(logos(batches).length).to.be.greaterThan(500);
+    });
+
     it('gives different data for another seed', () => {
       const other = collect(2000, 8).catalog;
       expect(other.trademarks.length).to.equal(2000);
@@ -470,6 +477,55 @@ describe('workers/ingest/generator', function () {
       expect(summary.counts.trademark_events).to.equal(expected.trademark_events.length);
       const first = await store.collection<TrademarkDoc>('trademarks').findOne({ _id: expected.trademarks[0]!._id });
       expect(first).to.deep.equal(expected.trademarks[0]);
+    });
+  });
+
+  describe('logos', () => {
+    const plans = () => batches.flatMap((batch) => (batch.collection === 'trademarks' ? batch.logos : []));
+
+    it('plans one logo per image a mark links, under the ID of the link, and none for sound or motion marks', () => {
+      const byMedia = new Map(plans().map((plan) => [plan.mediaId, plan]));
+      expect(byMedia.size).to.equal(plans().length);
+      let links = 0;
+      for (const tm of catalog.trademarks) {
+        if (tm.mark_feature_type === 'sound' || tm.mark_feature_type === 'motion') expect(tm.media).to.deep.equal([]);
+        for (const link of tm.media) {
+          expect(byMedia.get(link.id)?.trademarkId).to.equal(tm._id);
+          expect(byMedia.get(link.id)?.svg).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="\d+" height="\d+"/);
+          links++;
+        }
+      }
+      expect(links).to.equal(plans().length);
+    });
+
+    it('draws a combined mark with its words, and a Madrid family with one drawing', () => {
+      const marks = byId(catalog.trademarks);
+      const combined = plans().find((plan) => marks.get(plan.trademarkId)?.mark_feature_type === 'combined' && !plan.derivedFrom)!;
+      const text = marks.get(combined.trademarkId)!.mark_text.replace(/&/g, '&amp;');
+      expect(combined.svg).to.contain(`>${text}</text>`);
+      const byIr = new Map<string, Set<string>>();
+      for (const plan of plans()) {
+        const ir = marks.get(plan.trademarkId)!.ir_number;
+        if (ir !== null) byIr.set(ir, (byIr.get(ir) ?? new Set()).add(plan.svg));
+      }
+      expect([...byIr.values()].filter((drawings) => drawings.size > 1)).to.deep.equal([]);
+    });
+
+    it("makes some logos near-duplicates of an earlier mark's, naming it and what was changed", () => {
+      const seen = new Map<string, { trademarkId: string; svg: string }>();
+      let variants = 0;
+      for (const plan of plans()) {
+        if (plan.derivedFrom !== null && !seen.has(plan.mediaId)) {
+          const origin = seen.get(plan.derivedFrom.media_id);
+          expect(origin, plan.mediaId).not.to.equal(undefined);
+          expect(origin!.trademarkId).to.equal(plan.derivedFrom.trademark_id);
+          expect(plan.svg).not.to.equal(origin!.svg);
+          expect(plan.derivedFrom.transforms.length).to.be.within(1, 3);
+          variants++;
+        }
+        seen.set(plan.mediaId, plan);
+      }
+      expect(variants / plans().length).to.be.within(0.05, 0.2);
     });
   });
 });

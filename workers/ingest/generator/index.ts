@@ -1,7 +1,8 @@
 /**
  * The deterministic catalog generator behind `marque seed --marks N --seed S`: parties first
  * (kept in memory, sublinear in N), then marks in chunks with their history and proceedings.
- * It yields batches of at most `batchSize` documents per collection and writes nothing itself.
+ * It yields batches of at most `batchSize` documents per collection and writes nothing itself; the
+ * marks' logos come with their batch as SVG (generator/logos.ts), rendered by whoever stores them.
  * The same (marks, seed) always yields the same documents in the same order.
  */
 import { COLLECTIONS } from '../../../domain/records';
@@ -17,7 +18,10 @@ import type {
   TrademarkSourceDoc,
 } from '../../../domain/records';
 import { generateParties } from './parties';
+import type { LogoPlan } from './logos';
 import { emptyBundle, type MarkBundle, MarkGenerator } from './trademarks';
+
+export type { LogoPlan } from './logos';
 
 export interface GeneratorOptions {
   marks: number;
@@ -31,7 +35,8 @@ export type CatalogBatch =
   | { collection: typeof COLLECTIONS.entities; docs: EntityDoc[] }
   | { collection: typeof COLLECTIONS.attorneys; docs: AttorneyDoc[] }
   | { collection: typeof COLLECTIONS.firms; docs: FirmDoc[] }
-  | { collection: typeof COLLECTIONS.trademarks; docs: TrademarkDoc[]; marksDone: number }
+  /** `logos`: the SVG of each mark's image (the seed renders and stores them when given a MediaStore). */
+  | { collection: typeof COLLECTIONS.trademarks; docs: TrademarkDoc[]; marksDone: number; logos: LogoPlan[] }
   | { collection: typeof COLLECTIONS.trademarkChanges; docs: TrademarkChangeDoc[] }
   | { collection: typeof COLLECTIONS.trademarkSources; docs: TrademarkSourceDoc[] }
   | { collection: typeof COLLECTIONS.trademarkEvents; docs: TrademarkEventDoc[] }
@@ -46,7 +51,7 @@ function* chunks<T>(docs: T[], size: number): Generator<T[]> {
 }
 
 function* bundleBatches(bundle: MarkBundle, size: number, marksDone: number): Generator<CatalogBatch> {
-  yield { collection: COLLECTIONS.trademarks, docs: bundle.trademarks, marksDone };
+  yield { collection: COLLECTIONS.trademarks, docs: bundle.trademarks, marksDone, logos: bundle.logos };
   for (const docs of chunks(bundle.changes, size)) yield { collection: COLLECTIONS.trademarkChanges, docs };
   for (const docs of chunks(bundle.sources, size)) yield { collection: COLLECTIONS.trademarkSources, docs };
   for (const docs of chunks(bundle.events, size)) yield { collection: COLLECTIONS.trademarkEvents, docs };

@@ -22,6 +22,7 @@ import { addMonths, isoDate, startOfYear, TODAY } from './dates';
 import { buildHistory, type TrackedValues } from './history';
 import { PRIMARY_BY_STAGE } from '../../../domain/trademark-status';
 import { LAST_DAY, type LifecycleHooks, type MarkKind, simulateLifecycle, type Step } from './lifecycle';
+import { LogoDesigner, type LogoPlan } from './logos';
 import { COMBINED_MARK_VIENNA, DEVICES, markText, nearDuplicate } from './names';
 import { designatableOffices, NumberAllocator, OFFICE_BY_CODE, OFFICE_TABLE, type OfficeProfile } from './offices';
 import type { PartyCatalog } from './parties';
@@ -34,10 +35,12 @@ export interface MarkBundle {
   sources: TrademarkSourceDoc[];
   events: TrademarkEventDoc[];
   proceedings: ProceedingDoc[];
+  /** The logo of each mark whose record links an image (`media`), for the seed to render and store. */
+  logos: LogoPlan[];
 }
 
 export function emptyBundle(): MarkBundle {
-  return { trademarks: [], changes: [], sources: [], events: [], proceedings: [] };
+  return { trademarks: [], changes: [], sources: [], events: [], proceedings: [], logos: [] };
 }
 
 const FIRST_YEAR = 1990;
@@ -70,6 +73,10 @@ const LEGAL_CATEGORIES = new WeightedTable<MarkLegalCategory>([
   { value: 'certification', weight: 1 },
 ]);
 
+/**
+ * The marks whose record links a representation: an image the seed renders (logos.ts) and stores,
+ * so every link answers. Sound and motion marks link none: the generator makes no audio or video.
+ */
 const MEDIA_BY_FEATURE: Partial<Record<MarkFeatureType, Pick<MediaReference, 'kind' | 'mime_type'>>> = {
   figurative: { kind: 'image', mime_type: 'image/png' },
   combined: { kind: 'image', mime_type: 'image/png' },
@@ -78,8 +85,6 @@ const MEDIA_BY_FEATURE: Partial<Record<MarkFeatureType, Pick<MediaReference, 'ki
   position: { kind: 'image', mime_type: 'image/png' },
   pattern: { kind: 'image', mime_type: 'image/png' },
   hologram: { kind: 'image', mime_type: 'image/png' },
-  sound: { kind: 'sound', mime_type: 'audio/mpeg' },
-  motion: { kind: 'video', mime_type: 'video/mp4' },
 };
 
 /** Owner countries whose holders can use the Madrid system, and their office of origin. */
@@ -153,12 +158,17 @@ export class MarkGenerator {
   private readonly recent: RecentMark[] = [];
   private readonly ownerIndexById: ReadonlyMap<string, number>;
   private readonly madridOwnerCountries: string[];
+  /** Logos draw from their own stream, so the records are the same as without them. */
+  private readonly logos: LogoDesigner;
+  /** A family's logo, by its shared design: designations show the same image as their IR. */
+  private readonly logoByDesign = new WeakMap<MarkDesign, LogoPlan>();
 
   constructor(
     seed: number,
     private readonly parties: PartyCatalog,
   ) {
     this.random = new Random(mix32(seed) ^ 0x7a11);
+    this.logos = new LogoDesigner(mix32(seed));
     this.ownerIndexById = new Map(parties.owners.map((owner, index) => [owner._id, index]));
     this.madridOwnerCountries = [...parties.ownersByCountry.keys()].filter((country) => !NON_MADRID_COUNTRIES.has(country));
   }
@@ -386,6 +396,7 @@ export class MarkGenerator {
     const classificationByClass = new Map(shared.classes.map((nice) => [nice, classification(random, nice, filingDay)]));
     const mediaShape = MEDIA_BY_FEATURE[shared.design.featureType];
     const mediaId = stableId('med_', `${trademarkId}:representation`);
+    if (mediaShape !== undefined) out.logos.push(this.logo(shared.design, trademarkId, mediaId));
     const isSeries = (office.code === 'GB' || office.code === 'AU') && random.chance(0.02);
 
     out.trademarks.push({
@@ -445,6 +456,15 @@ export class MarkGenerator {
         ),
       );
     }
+  }
+
+  private logo(design: MarkDesign, trademarkId: string, mediaId: string): LogoPlan {
+    const subject = { trademarkId, mediaId, featureType: design.featureType, text: design.text, viennaCodes: design.viennaCodes };
+    const family = this.logoByDesign.get(design);
+    if (family !== undefined) return this.logos.sameAs(family, subject);
+    const plan = this.logos.design(subject);
+    this.logoByDesign.set(design, plan);
+    return plan;
   }
 
   /** New owner after an assignment: often the group parent, otherwise another owner. */

@@ -1,0 +1,79 @@
+/**
+ * What every MediaStore adapter does to the bytes it is given, whatever it stores them in: decides
+ * whether they are a raster image it accepts, reads its facts (format, dimensions, size, SHA-256)
+ * and makes the thumbnail. libvips through `sharp`, loaded on first use (a server that only serves
+ * stored bytes never loads it); nothing here touches storage.
+ */
+import { createHash } from 'node:crypto';
+import type sharp from 'sharp';
+import { MEDIA_MIME_TYPES, MEDIA_THUMBNAIL_MAX_SIDE, MediaFormatError, type MediaFormat, type MediaImageInfo } from './ports';
+
+const ACCEPTED: ReadonlySet<string> = new Set(Object.keys(MEDIA_MIME_TYPES));
+
+/** Decoding limit: 50 megapixels (a register image is far smaller; a decompression bomb is not). */
+const MAX_INPUT_PIXELS = 50_000_000;
+
+type Sharp = typeof sharp;
+let loaded: Promise<Sharp> | null = null;
+const loadSharp = (): Promise<Sharp> => (loaded ??= import('sharp').then((module) => module.default));
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface ProcessedImage {
+  original: MediaImageInfo;
+  thumbnail: MediaImageInfo;
+  thumbnailBytes: Buffer;
+}
+
+/**
+ * The facts of `bytes` and its thumbnail (PNG, at most MEDIA_THUMBNAIL_MAX_SIDE on the longer side,
+ * never enlarged, EXIF orientation applied). Throws MediaFormatError for SVG, for formats other than
+ * PNG, JPEG, WebP and GIF, and for bytes the decoder cannot read to the end.
+ */
+export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let format: string | undefined;
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ format, width, height } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata());
+  } catch {
+    throw new MediaFormatError('not an image (PNG, JPEG, WebP or GIF expected)');
+  }
+  if (format === 'svg') throw new MediaFormatError('SVG is not accepted: raster images only (PNG, JPEG, WebP or GIF)');
+  if (format === undefined || !ACCEPTED.has(format) || width === undefined || height === undefined)
+    throw new MediaFormatError(`${format ?? 'unknown'} images are not accepted: PNG, JPEG, WebP or GIF expected`);
+  let thumbnail: { data: Buffer; info: { width: number; height: number } };
+  try {
+    thumbnail = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' })
+      .rotate()
+      .resize(MEDIA_THUMBNAIL_MAX_SIDE, MEDIA_THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .png({ compressionLevel: 6 })
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw new MediaFormatError(`the ${format} image cannot be decoded: ${(error as Error).message}`);
+  }
+  const mediaFormat = format as MediaFormat;
+  return {
+    original: {
+      format: mediaFormat,
+      mime_type: MEDIA_MIME_TYPES[mediaFormat],
+      width,
+      height,
+      byte_size: input.byteLength,
+      checksum_sha256: sha256Hex(input),
+    },
+    thumbnail: {
+      format: 'png',
+      mime_type: MEDIA_MIME_TYPES.png,
+      width: thumbnail.info.width,
+      height: thumbnail.info.height,
+      byte_size: thumbnail.data.byteLength,
+      checksum_sha256: sha256Hex(thumbnail.data),
+    },
+    thumbnailBytes: thumbnail.data,
+  };
+}
