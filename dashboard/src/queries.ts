@@ -159,6 +159,7 @@ fragment DashboardDeadlineMonth on DeadlineMonth {
     registration_date
     expiry_date
     classifications(full_goods_services: false) { nice_class }
+    media { id kind mime_type url }
   }
   trademarkHistory(id: $id, sort: "event_date", limit: 100) {
     data { id event_type event_type_description event_date }

@@ -225,6 +225,19 @@ describe('dashboard in a real browser (issue 22)', function () {
     await page.getByRole('heading', { level: 1, name: 'Mark' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Tui Beacon' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Prosecution history' }).waitFor();
+
+    // A figurative mark of the catalog shows its logo, loaded from /v1/media by the page.
+    const [figurative] = (
+      await ok<{ data: Array<{ id: string; mark_text: string }> }>(await send(app, 'GET', '/v1/trademarks?has_media=true&mark_feature_type=combined&limit=1'))
+    ).data;
+    expect(figurative, 'a generated mark with a logo').to.not.equal(undefined);
+    await page.goto(`${app.baseUrl}/dashboard#/marks/${figurative?.id}`);
+    const logo = page.getByRole('img', { name: `Logo of ${figurative?.mark_text}` });
+    await logo.waitFor();
+    await page.waitForFunction((alt) => {
+      const image = [...document.images].find((candidate) => candidate.alt === alt);
+      return image !== undefined && image.complete && image.naturalWidth > 0;
+    }, `Logo of ${figurative?.mark_text}`);
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-mark.png'), fullPage: true });
   });
 

@@ -1,4 +1,4 @@
-/** One mark: its record and its prosecution history as a timeline. */
+/** One mark: its record with its logo, and its prosecution history as a timeline. */
 import { ErrorNote, Loading, Section, useQuery } from '../ui';
 
 interface MarkData {
@@ -14,6 +14,7 @@ interface MarkData {
     registration_date: string | null;
     expiry_date: string | null;
     classifications: Array<{ nice_class: number }>;
+    media: Array<{ id: string; kind: string; mime_type: string; url: string }>;
   };
   trademarkHistory: { data: Array<{ id: string; event_type: string; event_type_description: string | null; event_date: string }> };
 }
@@ -23,6 +24,8 @@ export function Mark({ id }: { id: string }) {
   if (loading) return <Loading what="the mark" />;
   if (error || !data) return <ErrorNote error={error ?? new Error('No data')} />;
   const mark = data.trademark;
+  // Register images are public: the page loads them straight from /v1/media (same origin, no key).
+  const logo = mark.media.find((media) => media.mime_type.startsWith('image/'));
   const facts: Array<[string, string | null]> = [
     ['Office', mark.office_code],
     ['Status', `${mark.status.primary} (${mark.status.stage})`],
@@ -37,6 +40,7 @@ export function Mark({ id }: { id: string }) {
   return (
     <>
       <Section title={mark.mark_text} id="mark">
+        {logo && <img class="logo" src={`${logo.url}/thumbnail`} alt={`Logo of ${mark.mark_text}`} width={256} />}
         <dl class="facts">
           {facts.map(([label, value]) => (
             <div>
