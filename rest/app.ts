@@ -41,6 +41,7 @@ import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } fro
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput } from './route';
 import { compileRouteSerializer } from './serialize';
+import { ifNoneMatchHits } from './static-files';
 
 export interface AppOptions {
   services: Services;
@@ -111,15 +112,6 @@ function parseInput(route: RouteDef, request: FastifyRequest): RouteInput {
 /** A strong validator: the same body always gets the same tag, on every instance. */
 function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-}
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; * matches any. */
-function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }
 
 /** Stages 6 and 7: sends the serialized body, or 304 when a publicly cached body is unchanged. */

@@ -15,8 +15,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { projectRoot } from '../resolvers/engine';
+import { SAME_ORIGIN_POLICY, sendStaticFile, type StaticFile } from './static-files';
 
 export const DASHBOARD_PATH = '/dashboard';
 const ASSETS_PATH = `${DASHBOARD_PATH}/assets`;
@@ -30,12 +31,6 @@ interface Manifest {
   script: string;
   stylesheet: string;
   files: string[];
-}
-
-interface StaticFile {
-  body: Buffer;
-  contentType: string;
-  etag: string;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -79,39 +74,6 @@ function loadBundle(dir: string): { page: StaticFile; assets: Map<string, Static
   return { page: staticFile(page, 'text/html; charset=utf-8'), assets };
 }
 
-/**
- * Only this origin. 'unsafe-inline' for styles only: uPlot and Preact set element styles (the
- * chart's size and position); scripts stay 'self'. connect-src 'self' covers /graphql and its
- * server-sent events.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2). */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
-}
-
-function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cacheControl: string): FastifyReply {
-  reply.header('cache-control', cacheControl).header('etag', file.etag).header('x-content-type-options', 'nosniff');
-  if (notModified(request, file.etag)) return reply.status(304).send();
-  return reply.status(200).type(file.contentType).send(file.body);
-}
-
 export function mountDashboard(app: FastifyInstance, options: { dir?: string } = {}): void {
   const dir = options.dir ?? dashboardBuildDir();
   const bundle = loadBundle(dir);
@@ -119,7 +81,7 @@ export function mountDashboard(app: FastifyInstance, options: { dir?: string } =
   // The page is revalidated on every visit (a new build names new asset files); the assets carry
   // their digest in their names, so a browser keeps them for a year without asking again.
   app.get(DASHBOARD_PATH, async (request, reply) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'no-referrer');
+    reply.header('content-security-policy', SAME_ORIGIN_POLICY).header('referrer-policy', 'no-referrer');
     if (!bundle) {
       return reply
         .status(503)
@@ -127,7 +89,7 @@ export function mountDashboard(app: FastifyInstance, options: { dir?: string } =
         .type('text/plain; charset=utf-8')
         .send(`The dashboard has not been built: run npm run build:dashboard (expected ${join(dir, 'manifest.json')}).\n`);
     }
-    return send(request, reply, bundle.page, 'no-cache');
+    return sendStaticFile(request, reply, bundle.page, 'no-cache');
   });
   // Fastify tells /dashboard/ from /dashboard: send the trailing-slash form to the page.
   app.get(`${DASHBOARD_PATH}/`, async (_request, reply) => reply.redirect(DASHBOARD_PATH, 301));
@@ -138,7 +100,7 @@ export function mountDashboard(app: FastifyInstance, options: { dir?: string } =
       reply.callNotFound();
       return reply;
     }
-    return send(request, reply, found, 'public, max-age=31536000, immutable');
+    return sendStaticFile(request, reply, found, 'public, max-age=31536000, immutable');
   });
 }
 

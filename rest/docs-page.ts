@@ -17,16 +17,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { SAME_ORIGIN_POLICY, sendStaticFile, type StaticFile } from './static-files';
 
 export const DOCS_PATH = '/docs';
 const ASSETS_PATH = `${DOCS_PATH}/assets`;
 const OPENAPI_URL = '/v1/openapi.json';
 
-interface Asset {
-  body: Buffer;
-  contentType: string;
-  etag: string;
+interface Asset extends StaticFile {
   /** The URL the page refers to: it carries a digest of the content, so it can be cached for good. */
   url: string;
 }
@@ -111,39 +109,6 @@ function renderPage(assets: Map<string, Asset>): Buffer {
 `);
 }
 
-/**
- * Only this origin: the page must work offline, and nothing it loads may reach elsewhere.
- * 'unsafe-inline' for styles only, because Swagger UI sets style attributes from React; data:
- * images are the icons inlined in its stylesheet.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2). */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
-}
-
-function send(request: FastifyRequest, reply: FastifyReply, file: Pick<Asset, 'body' | 'contentType' | 'etag'>, cacheControl: string): FastifyReply {
-  reply.header('cache-control', cacheControl).header('etag', file.etag).header('x-content-type-options', 'nosniff');
-  if (notModified(request, file.etag)) return reply.status(304).send();
-  return reply.status(200).type(file.contentType).send(file.body);
-}
-
 export function mountDocs(app: FastifyInstance): void {
   const assets = loadAssets();
   const body = renderPage(assets);
@@ -152,8 +117,8 @@ export function mountDocs(app: FastifyInstance): void {
   // The page is revalidated on every visit (a new release names new asset URLs); the assets it
   // names carry their digest, so a browser keeps them for a year without asking again.
   app.get(DOCS_PATH, async (request, reply) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'no-referrer');
-    return send(request, reply, page, 'no-cache');
+    reply.header('content-security-policy', SAME_ORIGIN_POLICY).header('referrer-policy', 'no-referrer');
+    return sendStaticFile(request, reply, page, 'no-cache');
   });
   // Fastify tells /docs/ from /docs: send the trailing-slash form to the page.
   app.get(`${DOCS_PATH}/`, async (_request, reply) => reply.redirect(DOCS_PATH, 301));
@@ -164,6 +129,6 @@ export function mountDocs(app: FastifyInstance): void {
       reply.callNotFound();
       return reply;
     }
-    return send(request, reply, found, 'public, max-age=31536000, immutable');
+    return sendStaticFile(request, reply, found, 'public, max-age=31536000, immutable');
   });
 }

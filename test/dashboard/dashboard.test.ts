@@ -6,11 +6,12 @@
  * triages it, pauses the watch, and checks a phone-width layout; a key of another organization sees
  * none of it. Screenshots go to docs/dashboard-*.png (the README shows them) when UPDATE_SCREENSHOTS is set.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { projectRoot } from '../../resolvers/engine';
 import { addMark } from '../../workers/ingest/manual-marks';
 import { MarkWriter } from '../../workers/ingest/mark-writer';
@@ -18,17 +19,6 @@ import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { startTestApp, type TestApp } from '../support/harness';
 import { ok, send } from '../support/http';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1 npm test); other runs write to a temporary folder.
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(projectRoot(), 'docs') : join(tmpdir(), 'marque-dashboard-screenshots');
 const PAGES = ['Overview', 'Alerts', 'Watches', 'Deadlines', 'Webhooks', 'Usage'] as const;
@@ -48,13 +38,9 @@ describe('dashboard in a real browser (issue 22)', function () {
   const opened: Watched[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      process.stderr.write(`dashboard browser test did not run: no ${CHROMIUM} (apt-get install chromium)\n`);
-      this.skip();
-    }
     ensureDashboardBuilt();
     app = await startTestApp({ marks: 300, organization: { plan: 'pro' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
     // Something for the deadlines and webhooks pages to show: a portfolio of marks whose renewal
     // falls due within the year, and an endpoint (no dispatcher runs, so it has no deliveries).

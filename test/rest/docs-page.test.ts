@@ -7,24 +7,14 @@
  * the screenshot the README shows (docs/api-reference.png with UPDATE_SCREENSHOTS set; otherwise to a temporary file,
  * so a CI run never rewrites the committed one).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { startTestApp, type TestApp } from '../support/harness';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'api-reference.png') : join(tmpdir(), 'marque-api-reference.png');
 const SEARCH_PATH = '/v1/trademarks';
 
@@ -100,11 +90,7 @@ describe('REST: /docs API reference', function () {
     let browser: Browser | null = null;
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) {
-        process.stderr.write(`/docs browser test did not run: no ${CHROMIUM} (apt-get install chromium)\n`);
-        this.skip();
-      }
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
 
     after(async function () {
