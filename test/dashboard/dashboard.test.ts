@@ -6,17 +6,17 @@
  * triages it, pauses the watch, and checks a phone-width layout; a key of another organization sees
  * none of it. Screenshots go to docs/dashboard-*.png (the README shows them) when UPDATE_SCREENSHOTS is set.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { projectRoot } from '../../resolvers/engine';
-import { addMark } from '../../workers/ingest/manual-marks';
-import { MarkWriter } from '../../workers/ingest/mark-writer';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { startTestApp, type TestApp } from '../support/harness';
+import { MARQUE } from '../support/serve-process';
 import { ok, send } from '../support/http';
 
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1 npm test); other runs write to a temporary folder.
@@ -168,15 +168,17 @@ describe('dashboard in a real browser (issue 22)', function () {
     // The subscription starts at the change feed's end when its stream opens: give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = Math.random()));
-    const writer = new MarkWriter(app.adapters.store);
-    const { trademark_id } = await addMark(app.adapters.store, writer, {
-      markText: 'Tui Beacon',
-      officeCode: 'NZ',
-      classes: [9],
-      ownerName: 'Kea Holdings Ltd',
-      status: 'pending',
-      today: today(),
-    });
+    // Written as a person would, with the CLI, in another process on the app's data directory.
+    const added = spawnSync(
+      process.execPath,
+      [MARQUE, 'marks', 'add', '--mark-text', 'Tui Beacon', '--office', 'NZ', '--classes', '9', '--owner-name', 'Kea Holdings Ltd'],
+      {
+        env: { ...process.env, MARQUE_DATA_DIR: dirname(app.storePath), MARQUE_LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
+    expect(added.status, added.stderr).to.equal(0);
+    const trademark_id = (JSON.parse(added.stdout) as { id: string }).id;
     await app.server.watchEvaluator.catchUp();
     const card = page.locator('li.alert', { hasText: 'Tui Beacon' });
     await card.waitFor({ timeout: 20_000 });

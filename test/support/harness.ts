@@ -43,7 +43,7 @@ export interface TestApp {
   /** The organization of keys.full, billingOnly and legacy. */
   organizationId: string;
   adapters: Adapters;
-  /** The embedded store's file, for a second connection as another process would open it. */
+  /** The embedded store's file, for a second connection as another process would open it; its folder is a MARQUE_DATA_DIR. */
   storePath: string;
   server: Server;
   indexer: SearchIndexer;
@@ -95,7 +95,8 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'marque-test-'));
   const storeCalls = new Map<string, number>();
-  const storePath = join(dir, 'store.sqlite');
+  // The file names `marque` uses, so a CLI process with MARQUE_DATA_DIR=dirname(storePath) works on this app's data.
+  const storePath = join(dir, 'marque.sqlite');
   const rawStore = createEmbeddedDocumentStore({ path: storePath });
   await rawStore.ensureIndexes(STORE_INDEXES);
   const adapters: Adapters = {
