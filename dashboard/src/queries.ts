@@ -123,16 +123,11 @@ fragment DashboardAlert on Alert {
 
   PortfolioDeadlineTimeline: `query PortfolioDeadlineTimeline($id: ID!) {
   portfolioDeadlineTimeline(id: $id, months: 12, per_month: 20) {
-    overdue { ...DashboardDeadlineGroup }
-    months { month ...DashboardDeadlineMonth }
+    overdue { ...DashboardDeadlines }
+    months { month ...DashboardDeadlines }
   }
 }
-fragment DashboardDeadlineGroup on DeadlineGroup {
-  count
-  by_status { status count }
-  deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
-}
-fragment DashboardDeadlineMonth on DeadlineMonth {
+fragment DashboardDeadlines on DeadlineCounts {
   count
   by_status { status count }
   deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
