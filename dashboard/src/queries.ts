@@ -5,6 +5,21 @@
  * fails the test suite instead of the page. Each key is its operation's name.
  */
 
+const ALERT_FIELDS = `fragment DashboardAlert on Alert {
+  id
+  watch_id
+  watch_type
+  trademark_id
+  trademark { id mark_text office_code }
+  status
+  score
+  signals { type strength detail }
+  must_act_by
+  opposition_window_status
+  trigger { type }
+  created_at
+}`;
+
 const TRADEMARK_SUMMARY = `fragment DashboardMark on Trademark {
   id
   mark_text
@@ -36,37 +51,12 @@ ${TRADEMARK_SUMMARY}`,
     has_more
   }
 }
-fragment DashboardAlert on Alert {
-  id
-  watch_id
-  watch_type
-  trademark_id
-  trademark { id mark_text office_code }
-  status
-  score
-  signals { type strength detail }
-  must_act_by
-  opposition_window_status
-  trigger { type }
-  created_at
-}`,
+${ALERT_FIELDS}`,
 
   AlertCreated: `subscription AlertCreated {
-  alertCreated {
-    id
-    watch_id
-    watch_type
-    trademark_id
-    trademark { id mark_text office_code }
-    status
-    score
-    signals { type strength detail }
-    must_act_by
-    opposition_window_status
-    trigger { type }
-    created_at
-  }
-}`,
+  alertCreated { ...DashboardAlert }
+}
+${ALERT_FIELDS}`,
 
   UpdateAlert: `mutation UpdateAlert($id: ID!, $status: String!) {
   updateAlert(id: $id, status: $status) { id status updated_at }

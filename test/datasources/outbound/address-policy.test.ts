@@ -1,22 +1,12 @@
 import { type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { expect } from 'chai';
 import { ApiError } from '../../../domain/errors';
 import { forbiddenAddressKind, guardedLookup } from '../../../datasources/outbound/address-policy';
+import { scriptedLookup, type LookupAnswer } from '../../support/fake-lookup';
 
-/** A resolver that answers every name with `answer` (an address list, or a resolver error), honouring `all`. */
-function fixedLookup(answer: readonly string[] | NodeJS.ErrnoException, seen: LookupOptions[] = []): LookupFunction {
-  return (_hostname, options, callback) => {
-    seen.push(options);
-    setImmediate(() => {
-      if (!Array.isArray(answer)) return callback(answer as NodeJS.ErrnoException, '');
-      const addresses = answer.map((address) => ({ address, family: isIP(address) }));
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      return first ? callback(null, first.address, first.family) : callback(null, []);
-    });
-  };
-}
+/** One answer to every question, recording the options asked with. */
+const fixedLookup = (answer: LookupAnswer, seen?: LookupOptions[]): LookupFunction => scriptedLookup([answer], { options: seen });
 
 interface LookupOutcome {
   error: NodeJS.ErrnoException | null;

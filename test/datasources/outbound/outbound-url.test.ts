@@ -1,24 +1,11 @@
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { expect } from 'chai';
 import { ApiError } from '../../../domain/errors';
 import { checkOutboundUrl, type OutboundUrlOptions } from '../../../datasources/outbound/outbound-url';
+import { scriptedLookup, type LookupAnswer } from '../../support/fake-lookup';
 
-/**
- * A resolver that answers every name with `answer` (an address list, or a resolver error),
- * honouring `all` as dns.lookup does, and records the names it was asked for.
- */
-function fakeLookup(answer: readonly string[] | NodeJS.ErrnoException, asked: string[] = []): LookupFunction {
-  return (hostname, options, callback) => {
-    asked.push(hostname);
-    setImmediate(() => {
-      if (!Array.isArray(answer)) return callback(answer as NodeJS.ErrnoException, '');
-      const addresses = answer.map((address) => ({ address, family: isIP(address) }));
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      return first ? callback(null, first.address, first.family) : callback(null, []);
-    });
-  };
-}
+/** One answer to every question, recording the names asked for. */
+const fakeLookup = (answer: LookupAnswer, asked?: string[]): LookupFunction => scriptedLookup([answer], { names: asked });
 
 const resolverError = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`getaddrinfo ${code}`), { code, syscall: 'getaddrinfo' });
 

@@ -1,7 +1,8 @@
 import http from 'node:http';
-import net, { isIP, type LookupFunction, type Socket } from 'node:net';
+import net, { type LookupFunction, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { checkOutboundUrl } from '../../../datasources/outbound/outbound-url';
+import { scriptedLookup } from '../../support/fake-lookup';
 import { postJson, USER_AGENT, type OutboundFailure, type OutboundResponse, type PostJsonOptions } from '../../../datasources/outbound/post-json';
 
 // ---------------------------------------------------------------------------------------------
@@ -83,24 +84,6 @@ async function closeEverything(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 // Resolvers and options.
-
-/**
- * A resolver that gives the n-th answer to the n-th question (the last answer thereafter),
- * honouring `all` as dns.lookup does, and records the names it was asked for.
- */
-function scriptedLookup(answers: ReadonlyArray<readonly string[] | NodeJS.ErrnoException>, asked: string[] = []): LookupFunction {
-  return (hostname, options, callback) => {
-    const answer = answers[Math.min(asked.length, answers.length - 1)];
-    asked.push(hostname);
-    setImmediate(() => {
-      if (answer === undefined || !Array.isArray(answer)) return callback((answer as NodeJS.ErrnoException | undefined) ?? new Error('no answer scripted'), '');
-      const addresses = answer.map((address) => ({ address, family: isIP(address) }));
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      return first ? callback(null, first.address, first.family) : callback(null, []);
-    });
-  };
-}
 
 /** A resolver that never answers. */
 const silentLookup: LookupFunction = () => undefined;
@@ -265,7 +248,12 @@ describe('outbound: postJson', () => {
     it('connects to whatever the injected resolver answers, loopback included', async () => {
       const receiver = await startReceiver();
       const asked: string[] = [];
-      const result = await postJson(`http://receiver.test:${receiver.port}/hook`, BODY, {}, { ...DEVELOPMENT, lookup: scriptedLookup([['127.0.0.1']], asked) });
+      const result = await postJson(
+        `http://receiver.test:${receiver.port}/hook`,
+        BODY,
+        {},
+        { ...DEVELOPMENT, lookup: scriptedLookup([['127.0.0.1']], { names: asked }) },
+      );
       expectAnswer(result, 200);
       expect(asked).to.deep.equal(['receiver.test']);
       expect(receiver.received[0]?.headers.host).to.equal(`receiver.test:${receiver.port}`);
@@ -320,7 +308,7 @@ describe('outbound: postJson', () => {
       const receiver = await startReceiver();
       const url = `https://rebind.test:${receiver.port}/`;
       const asked: string[] = [];
-      const lookup = scriptedLookup([[PUBLIC_V4], ['127.0.0.1']], asked);
+      const lookup = scriptedLookup([[PUBLIC_V4], ['127.0.0.1']], { names: asked });
 
       await checkOutboundUrl(url, { production: true, lookup });
       const result = await postJson(url, BODY, {}, { ...PRODUCTION, lookup });
@@ -334,7 +322,7 @@ describe('outbound: postJson', () => {
     it('(control) the same rebinding resolver does reach the local receiver in development', async () => {
       const receiver = await startReceiver();
       const asked: string[] = [];
-      const lookup = scriptedLookup([[PUBLIC_V4], ['127.0.0.1']], asked);
+      const lookup = scriptedLookup([[PUBLIC_V4], ['127.0.0.1']], { names: asked });
 
       await checkOutboundUrl(`https://rebind.test:${receiver.port}/`, { production: true, lookup });
       const result = await postJson(`http://rebind.test:${receiver.port}/`, BODY, {}, { ...DEVELOPMENT, lookup });
