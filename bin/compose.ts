@@ -246,6 +246,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const routes = buildRouteTable({
     oauth: { publicUrl, authUrl, scopes: OAUTH_SCOPES },
     media: adapters.media,
+    store: adapters.store,
     version: options.version ?? '1.0.0',
     health: {
       startedAt,

@@ -18,6 +18,8 @@
  * - features: `monitoring` (portfolios, watches, saved searches, alerts, webhooks), `events` (the
  *   event feed) and `image_search`. beta: monitoring, events; free: none; starter: monitoring;
  *   pro: monitoring, events; enterprise: all three;
+ * - the `image_search` pool (image search, beta) is unmetered like monitoring, with the plan's
+ *   per-minute limit (beta: 100); its route also needs the `image_search` feature;
  * - a pool whose monthly quota is 0 is "not allowed on the plan": its routes answer 403
  *   plan_upgrade_required (the usage response reports `limit: 0`).
  */
@@ -25,7 +27,7 @@
 export type PlanName = 'beta' | 'free' | 'starter' | 'pro' | 'enterprise';
 
 /** Monthly quota pools (spec: Limits). */
-export const POOLS = ['search', 'read', 'check', 'monitoring', 'reference', 'utility'] as const;
+export const POOLS = ['search', 'read', 'check', 'monitoring', 'reference', 'utility', 'image_search'] as const;
 export type Pool = (typeof POOLS)[number];
 
 /** Pools counted against a monthly quota; the others are unmetered. */
@@ -68,12 +70,13 @@ const perMinuteOf = (read: number, search: number, monitoring: number, other: nu
   monitoring,
   reference: other,
   utility: other,
+  image_search: other,
 });
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {
   beta: {
     name: 'beta',
-    perMinute: { search: 1_000, read: 10_000, check: 1_000, monitoring: 100, reference: 1_000, utility: 1_000 },
+    perMinute: { search: 1_000, read: 10_000, check: 1_000, monitoring: 100, reference: 1_000, utility: 1_000, image_search: 100 },
     quotas: { search: quota(100_000), read: quota(500_000), check: quota(500_000) },
     features: ['monitoring', 'events'],
   },

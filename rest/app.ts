@@ -24,6 +24,7 @@
  * logged and answered with 500 internal_error, never with a stack trace.
  */
 import { createHash } from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../domain/errors';
 import { randomId } from '../domain/ids';
@@ -39,7 +40,7 @@ import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls';
 import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
-import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput } from './route';
+import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput, type UploadedFile } from './route';
 import { compileRouteSerializer } from './serialize';
 import { ifNoneMatchHits } from './static-files';
 
@@ -98,15 +99,61 @@ function parseBody(route: RouteDef, request: FastifyRequest): ParsedParams {
   return parseJsonParams(body as Record<string, unknown>, route.body);
 }
 
-function parseInput(route: RouteDef, request: FastifyRequest): RouteInput {
+/** A form field's value as its JSON body field would be: JSON when it parses (numbers, objects, arrays), else the text. */
+function formFieldValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Stage 6 for multipart/form-data (routes with `upload` only): reads the parts, after the key, its
+ * scope and limits were checked. The file stays in memory; the other parts become the body's fields.
+ */
+async function parseMultipart(route: RouteDef, request: FastifyRequest): Promise<{ body: ParsedParams; upload: UploadedFile }> {
+  const upload = route.upload;
+  if (upload === undefined)
+    throw new ApiError('validation_error', 'body: multipart/form-data is not accepted here; send application/json', { parameter: 'body' });
+  const fields: Record<string, unknown> = {};
+  let file: UploadedFile | null = null;
+  const mb = Math.round(upload.maxBytes / (1024 * 1024));
+  try {
+    for await (const part of request.parts({ limits: { fileSize: upload.maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== upload.field) {
+          part.file.resume();
+          throw new ApiError('validation_error', `${part.fieldname}: is not a file field of this form (the file goes in '${upload.field}')`, {
+            parameter: part.fieldname,
+          });
+        }
+        const bytes = await part.toBuffer();
+        file = { field: part.fieldname, bytes, filename: part.filename, mimeType: part.mimetype };
+      } else {
+        fields[part.fieldname] = formFieldValue(String(part.value));
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT')
+      throw new ApiError('validation_error', `${upload.field}: must be one file of at most ${mb} MB`, { parameter: upload.field });
+    throw new ApiError('validation_error', `body: is not a readable multipart/form-data body (${(error as Error).message})`, { parameter: 'body' });
+  }
+  if (file === null) throw new ApiError('validation_error', `${upload.field}: a file part is required`, { parameter: upload.field });
+  if (file.bytes.byteLength === 0) throw new ApiError('validation_error', `${upload.field}: is empty`, { parameter: upload.field });
+  return { body: parseJsonParams(fields, route.body ?? []), upload: file };
+}
+
+async function parseInput(route: RouteDef, request: FastifyRequest): Promise<RouteInput> {
   const params = request.params as Record<string, string>;
   const pathQuery = new URLSearchParams();
   for (const spec of route.pathParams) pathQuery.set(spec.name, params[spec.name] ?? '');
-  return {
-    path: parseQueryString(pathQuery.toString(), route.pathParams),
-    query: parseQueryString(rawQuery(request), route.query),
-    body: parseBody(route, request),
-  };
+  const path = parseQueryString(pathQuery.toString(), route.pathParams);
+  const query = parseQueryString(rawQuery(request), route.query);
+  if (request.isMultipart()) return { path, query, ...(await parseMultipart(route, request)) };
+  return { path, query, body: parseBody(route, request) };
 }
 
 /** A strong validator: the same body always gets the same tag, on every instance. */
@@ -179,6 +226,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  // multipart/form-data is read by the routes that take an upload (stage 6, parseMultipart), after
+  // the key and limits; the plugin's parser only marks the request. Its own limits are the
+  // upload route's (a larger file is refused while it streams in).
+  await app.register(fastifyMultipart, { limits: { fileSize: 8 * 1024 * 1024, files: 1 } });
+
   app.decorateRequest('requestId', '');
   app.decorateRequest('exchange', null);
   app.addHook('onRequest', async (request, reply) => startExchange(request, reply));
@@ -240,7 +292,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
             claim = begun?.claim ?? null;
           }
-          const input = parseInput(route, request);
+          const input = await parseInput(route, request);
           if (route.kind === 'custom') {
             const result = await route.handle(input);
             if (route.envelope === 'binary') return sendBinary(route, request, reply, result);

@@ -445,6 +445,14 @@ function operation(route: RouteDef, components: Components): Record<string, unkn
                 schema: components.schemas.publish(bodySchema(route.body)),
                 ...(route.examples?.body ? { example: route.examples.body } : {}),
               },
+              ...(route.upload
+                ? {
+                    'multipart/form-data': {
+                      schema: components.schemas.publish(route.upload.schema),
+                      encoding: { [route.upload.field]: { contentType: route.upload.contentTypes.join(', ') } },
+                    },
+                  }
+                : {}),
             },
           },
         }

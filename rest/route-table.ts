@@ -11,6 +11,7 @@ import { entityRoutes } from './routes/entities';
 import { firmRoutes } from './routes/firms';
 import { healthRoutes, type HealthDeps } from './routes/health';
 import { mediaRoutes } from './routes/media';
+import { imageSearchRoutes } from './routes/image-search';
 import { organizationRoutes } from './routes/organization';
 import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
@@ -24,7 +25,7 @@ import { webhookRoutes } from './routes/webhooks';
 import { portfolioRoutes } from './routes/portfolios';
 import { oauthMetadataRoute, type OAuthMetadataDeps } from './routes/oauth-metadata';
 import { freeObject } from './schemas/json-schema';
-import type { MediaStore } from '../datasources/ports';
+import type { DocumentStore, MediaStore } from '../datasources/ports';
 
 export interface RouteTableDeps {
   health: HealthDeps;
@@ -33,6 +34,8 @@ export interface RouteTableDeps {
   oauth?: OAuthMetadataDeps;
   /** Where GET /v1/media/{id} reads from; absent (route-table checks): every media ID is unknown. */
   media?: MediaStore;
+  /** Where image search reads marks and media records from; absent (route-table checks): no candidates. */
+  store?: DocumentStore;
 }
 
 const API_KEYS_ONLY: OAuthMetadataDeps = { publicUrl: () => 'http://localhost', authUrl: null, scopes: [] };
@@ -47,6 +50,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
     ...referenceRoutes,
     ...trademarkSubResourceRoutes,
     ...mediaRoutes(deps.media ?? null),
+    ...imageSearchRoutes({ media: deps.media ?? null, store: deps.store ?? null }),
     ...suggestRoutes,
     ...analyticsRoutes,
     ...apiKeyRoutes,

@@ -48,6 +48,29 @@ export interface RouteInput {
   path: ParsedParams;
   query: ParsedParams;
   body: ParsedParams;
+  /** The file part of a multipart/form-data request, on routes with `upload` only (held in memory, never stored). */
+  upload?: UploadedFile;
+}
+
+/** One file part of a multipart/form-data body. */
+export interface UploadedFile {
+  field: string;
+  bytes: Buffer;
+  filename: string;
+  mimeType: string;
+}
+
+/**
+ * A route that also takes `multipart/form-data`: one file part named `field` of at most `maxBytes`
+ * (a larger one is 400 naming the field), and the other parts as the fields of `body` (values that
+ * are JSON, such as numbers and objects, decoded first). `schema` documents the form in OpenAPI.
+ */
+export interface UploadSpec {
+  field: string;
+  maxBytes: number;
+  /** The file part's accepted media types, as the OpenAPI encoding lists them (the handler checks the bytes). */
+  contentTypes: readonly string[];
+  schema: JsonSchema;
 }
 
 interface RouteBase {
@@ -94,6 +117,8 @@ interface RouteBase {
   query: readonly ParamSpec[];
   /** Fields of a JSON body, checked with the same conventions as query parameters. */
   body?: readonly ParamSpec[];
+  /** Also accepts multipart/form-data with one file part (RouteInput.upload). */
+  upload?: UploadSpec;
   successStatus: number;
   envelope: Envelope;
   /** Schema of the response body inside the envelope (the resource, or a list item). */

@@ -32,7 +32,7 @@ export const usageSchema: JsonSchema = named(
       'Monthly usage per metered pool; only search and read appear.',
     ),
     rate_limits: object(
-      perPool((pool) => int(`Requests per minute on ${pool} endpoints.`), ['search', 'read', 'monitoring', 'utility', 'reference', 'check']),
+      perPool((pool) => int(`Requests per minute on ${pool} endpoints.`), ['search', 'read', 'monitoring', 'utility', 'reference', 'check', 'image_search']),
       'Per-minute limits of the plan by endpoint type.',
     ),
     rate_limit: {
@@ -59,7 +59,7 @@ export const planSchema: JsonSchema = named(
     billing_period: billingPeriodSchema,
     window_seconds: int('Length of the sliding rate-limit windows (60).'),
     pools: object(
-      perPool(() => planPoolSchema, ['search', 'read', 'check', 'monitoring', 'reference', 'utility']),
+      perPool(() => planPoolSchema, ['search', 'read', 'check', 'monitoring', 'reference', 'utility', 'image_search']),
       'Limits per endpoint type (pool).',
     ),
     tier_ceilings: object(

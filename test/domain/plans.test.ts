@@ -12,7 +12,7 @@ describe('plans: tables from the spec', () => {
     expect(dailyCap(beta.quotas.search.monthly)).to.equal(10_000);
     expect(dailyCap(beta.quotas.read.monthly)).to.equal(50_000);
     expect(dailyCap(beta.quotas.check.monthly)).to.equal(50_000);
-    expect(beta.perMinute).to.deep.equal({ search: 1_000, read: 10_000, check: 1_000, monitoring: 100, reference: 1_000, utility: 1_000 });
+    expect(beta.perMinute).to.deep.equal({ search: 1_000, read: 10_000, check: 1_000, monitoring: 100, reference: 1_000, utility: 1_000, image_search: 100 });
   });
 
   it('tier ceilings (spec: Per-minute windows)', () => {
@@ -23,7 +23,7 @@ describe('plans: tables from the spec', () => {
     const expected = { free: 60, starter: 300, pro: 1_000, enterprise: 5_000 } as const;
     for (const [name, limit] of Object.entries(expected)) {
       const plan = PLANS[name as keyof typeof expected];
-      expect(Object.values(plan.perMinute), name).to.deep.equal([limit, limit, limit, limit, limit, limit]);
+      expect(Object.values(plan.perMinute), name).to.deep.equal([limit, limit, limit, limit, limit, limit, limit]);
     }
   });
 

@@ -114,7 +114,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       object: 'usage',
       billing_period: { start: periodStart, end: periodEnd },
       by_endpoint_type: { search: { used: 1, limit: 2_000 }, read: { used: 4, limit: 500_000 } },
-      rate_limits: { search: 1_000, read: 10_000, monitoring: 100, utility: 1_000, reference: 1_000, check: 1_000 },
+      rate_limits: { search: 1_000, read: 10_000, monitoring: 100, utility: 1_000, reference: 1_000, check: 1_000, image_search: 100 },
       rate_limit: { limit: 1_000, resets_at: (usage.rate_limit as { resets_at: string }).resets_at },
       request_id: usage.request_id,
     });
@@ -149,6 +149,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       monitoring: { per_minute: 100, monthly_quota: null, daily_quota: null, overage: false },
       reference: { per_minute: 1_000, monthly_quota: null, daily_quota: null, overage: false },
       utility: { per_minute: 1_000, monthly_quota: null, daily_quota: null, overage: false },
+      image_search: { per_minute: 100, monthly_quota: null, daily_quota: null, overage: false },
     });
   });
 

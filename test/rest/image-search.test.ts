@@ -1,0 +1,252 @@
+/**
+ * POST /v1/trademarks/search/image (beta), black-box over HTTP on an enterprise organization whose
+ * seeded figurative and combined marks carry generated logos, some near-duplicates of others
+ * (`derived_from`, the ground truth of the recall measured here).
+ */
+import { expect } from 'chai';
+import sharp from 'sharp';
+import type { MediaRecord } from '../../datasources/ports';
+import { randomId } from '../../domain/ids';
+import { COLLECTIONS } from '../../domain/records';
+import type { GeneratedLogoDoc } from '../../workers/ingest/generated-logos';
+import { startTestApp, type TestApp } from '../support/harness';
+import { fails, ok } from '../support/http';
+
+const PATH = '/v1/trademarks/search/image';
+
+interface Hit {
+  object: string;
+  score: number;
+  band: string;
+  signals: {
+    visual: { score: number; band: string; embedding_spec: string } | null;
+    exact_dup: { checksum_match: boolean; phash_distance: number } | null;
+  };
+  matched_image: { image_id: string; checksum: string; office: string; jurisdiction: string; thumbnail_url: string };
+  thumbnail_url: string;
+  trademark: { id: string; mark_text: string; mark_feature_type: string; office_code: string; status: string };
+}
+
+interface SearchBody {
+  object: string;
+  data: Hit[];
+  has_more: boolean;
+  pagination: { cursor: string | null };
+  search_meta: {
+    search_id: string;
+    query_mode: string;
+    channels: string[];
+    embedding_spec: string;
+    index_version: string;
+    total_results: number;
+    execution_time_ms: number;
+  };
+  request_id: string;
+}
+
+describe('REST: image search (beta)', function () {
+  let app: TestApp;
+  let logos: GeneratedLogoDoc[];
+  let variants: GeneratedLogoDoc[];
+
+  const upload = (
+    bytes: Buffer,
+    fields: Record<string, string> = {},
+    key: string | null = app.keys.full,
+    type = 'image/png',
+    name = 'query.png',
+  ): Promise<Response> => {
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(bytes)], { type }), name);
+    for (const [field, value] of Object.entries(fields)) form.append(field, value);
+    const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+    return fetch(app.baseUrl + PATH, { method: 'POST', body: form, headers });
+  };
+  const bytesOf = async (id: string): Promise<Buffer> => (await app.adapters.media.get(id))!.bytes;
+  const mediaCount = (): Promise<number> => app.adapters.store.collection<MediaRecord>(COLLECTIONS.media).countDocuments({});
+
+  before(async function () {
+    this.timeout(300_000);
+    // A per-minute limit of its own on the image_search pool, so the RateLimit-Policy header shows which pool a call spends.
+    app = await startTestApp({ organization: { plan: 'enterprise', limitsOverride: { per_minute: { image_search: 1_234 } } } });
+    logos = await app.adapters.store.collection<GeneratedLogoDoc>(COLLECTIONS.generatedLogos).find({});
+    variants = logos.filter((logo) => logo.derived_from !== null);
+    // The first search renders every generated logo into the MediaStore and fingerprints it.
+    await ok(await app.post(PATH, { media_id: logos[0]!._id, limit: 1 }));
+  });
+
+  after(() => app?.close());
+
+  it("an upload of a logo's exact bytes finds its mark first, with checksum_match, in the spec's hit shape and search_meta", async () => {
+    const counts = new Map<string, number>();
+    for (const logo of logos) counts.set(logo.svg, (counts.get(logo.svg) ?? 0) + 1);
+    const unique = logos.find((logo) => logo.derived_from === null && counts.get(logo.svg) === 1)!;
+    const body = await ok<SearchBody>(await upload(await bytesOf(unique._id)));
+    expect(body).to.include({ object: 'list', has_more: false });
+    expect(body.pagination.cursor).to.equal(null);
+    expect(body.data).to.have.length(10);
+    const first = body.data[0]!;
+    expect(first.trademark.id).to.equal(unique.trademark_id);
+    expect(first).to.include({ object: 'image_search_hit', score: 1, band: 'strong', thumbnail_url: `/v1/media/${unique._id}/thumbnail` });
+    expect(first.signals.exact_dup).to.deep.equal({ checksum_match: true, phash_distance: 0 });
+    expect(first.signals.visual).to.include({ band: 'strong', embedding_spec: 'marque-handcrafted-v1' });
+    expect(first.signals.visual!.score).to.be.closeTo(1, 1e-3);
+    expect(first.matched_image).to.include({ image_id: unique._id, thumbnail_url: `/v1/media/${unique._id}/thumbnail` });
+    expect(first.matched_image.checksum).to.match(/^[0-9a-f]{64}$/);
+    expect(Object.keys(first.trademark).sort()).to.deep.equal(['id', 'mark_feature_type', 'mark_text', 'office_code', 'status']);
+    expect(body.data.slice(1).every((hit) => hit.signals.exact_dup!.checksum_match === false)).to.equal(true);
+    const scores = body.data.map((hit) => hit.score);
+    expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
+    expect(body.search_meta).to.include({ query_mode: 'upload', embedding_spec: 'marque-handcrafted-v1', total_results: 10 });
+    expect(body.search_meta.search_id).to.match(/^imgsrch_/);
+    expect(body.search_meta.channels).to.deep.equal(['visual', 'exact_dup']);
+    expect(body.search_meta.index_version).to.be.a('string').and.not.equal('');
+    expect(body.search_meta.execution_time_ms).to.be.a('number');
+  });
+
+  it('a generated near-duplicate variant finds its original in the top 10 (recall over every variant of the fixture)', async function () {
+    this.timeout(120_000);
+    expect(variants.length).to.be.greaterThan(20);
+    const byTransform = new Map<string, { found: number; total: number }>();
+    let found = 0;
+    const misses: string[] = [];
+    for (const variant of variants) {
+      const body = await ok<SearchBody>(await app.post(PATH, { media_id: variant._id, limit: 10 }));
+      const hit = body.data.find((candidate) => candidate.matched_image.image_id === variant.derived_from!.media_id);
+      if (hit !== undefined) found += 1;
+      else misses.push(`${variant._id} (${variant.derived_from!.transforms.join('+')})`);
+      for (const transform of variant.derived_from!.transforms) {
+        const tally = byTransform.get(transform) ?? { found: 0, total: 0 };
+        tally.total += 1;
+        if (hit !== undefined) tally.found += 1;
+        byTransform.set(transform, tally);
+      }
+    }
+    const recall = found / variants.length;
+    const perTransform = [...byTransform].map(([transform, { found: f, total }]) => `${transform} ${f}/${total}`).join(', ');
+    console.log(`      recall@10 of near-duplicate variants: ${found}/${variants.length} = ${recall.toFixed(3)} (${perTransform})`);
+    if (misses.length > 0) console.log(`      missed: ${misses.join(', ')}`);
+    expect(recall).to.be.at.least(0.85);
+
+    // Several variants as uploads: the original is in the top 10, found by visual or exact_dup.
+    for (const variant of variants.slice(0, 5).filter((v) => !misses.some((miss) => miss.startsWith(v._id)))) {
+      const body = await ok<SearchBody>(await upload(await bytesOf(variant._id)));
+      const hit = body.data.find((candidate) => candidate.matched_image.image_id === variant.derived_from!.media_id);
+      expect(hit, variant._id).not.to.equal(undefined);
+      expect(hit!.trademark.id).to.equal(variant.derived_from!.trademark_id);
+      expect(hit!.signals.exact_dup!.checksum_match).to.equal(false);
+      // Ranked by the visual score, or by a close pHash (exact_dup) when that is higher.
+      const byVisual = hit!.score === hit!.signals.visual!.score;
+      const byPhash =
+        hit!.signals.exact_dup!.phash_distance <= 10 && hit!.score === Math.round((1 - hit!.signals.exact_dup!.phash_distance / 64) * 10_000) / 10_000;
+      expect(byVisual || byPhash, variant._id).to.equal(true);
+    }
+  });
+
+  it('media_id mode searches with a stored image and honours limit and filters', async () => {
+    const logo = logos.find((candidate) => candidate.derived_from === null)!;
+    const body = await ok<SearchBody>(await app.post(PATH, { media_id: logo._id, limit: 3 }));
+    expect(body.search_meta).to.include({ query_mode: 'media_id', total_results: 3 });
+    expect(body.data).to.have.length(3);
+    expect(body.data[0]!.signals.exact_dup!.checksum_match).to.equal(true);
+
+    const office = body.data[0]!.trademark.office_code;
+    const filtered = await ok<SearchBody>(await app.post(PATH, { media_id: logo._id, limit: 100, filters: { offices: [office] } }));
+    expect(filtered.data.length).to.be.greaterThan(0);
+    expect(filtered.data.every((hit) => hit.trademark.office_code === office && hit.matched_image.office === office)).to.equal(true);
+
+    const mark = (await ok<{ classifications: Array<{ nice_class: number }> }>(await app.get(`/v1/trademarks/${body.data[0]!.trademark.id}`))).classifications;
+    const niceClass = mark[0]!.nice_class;
+    const byClass = await ok<SearchBody>(await app.post(PATH, { media_id: logo._id, filters: { nice_classes: [niceClass] } }));
+    expect(byClass.data.map((hit) => hit.trademark.id)).to.include(body.data[0]!.trademark.id);
+
+    // Multipart fields are JSON-encoded.
+    const viaForm = await ok<SearchBody>(await upload(await bytesOf(logo._id), { limit: '2', filters: JSON.stringify({ offices: [office] }) }));
+    expect(viaForm.data).to.have.length(2);
+    expect(viaForm.data.every((hit) => hit.trademark.office_code === office)).to.equal(true);
+
+    await fails(await app.post(PATH, { media_id: logo._id, limit: 101 }), 400, 'validation_error', 'limit');
+    await fails(await app.post(PATH, { media_id: logo._id, limit: 0 }), 400, 'validation_error', 'limit');
+    await fails(await app.post(PATH, { media_id: logo._id, filters: { nice_classes: [99] } }), 400, 'validation_error', 'nice_classes');
+    await fails(await app.post(PATH, { media_id: randomId('med_') }), 404, 'not_found');
+    await fails(await app.post(PATH, {}), 400, 'validation_error', 'media_id');
+  });
+
+  it('never stores the query image', async () => {
+    const before = await mediaCount();
+    const query = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } })
+      .composite([{ input: Buffer.from('<svg width="120" height="80"><circle cx="40" cy="40" r="30" fill="#ffcc00"/></svg>'), left: 90, top: 60 }])
+      .png()
+      .toBuffer();
+    const body = await ok<SearchBody>(await upload(query));
+    expect(body.data.length).to.be.greaterThan(0);
+    expect(body.data.every((hit) => hit.signals.exact_dup!.checksum_match === false)).to.equal(true);
+    expect(await mediaCount()).to.equal(before);
+  });
+
+  it('refuses SVG, a 9 MB file and a non-image, naming image', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    await fails(await upload(svg, {}, app.keys.full, 'image/svg+xml', 'logo.svg'), 400, 'validation_error', 'image: SVG');
+    await fails(await upload(Buffer.alloc(9 * 1024 * 1024, 7)), 400, 'validation_error', 'image: must be one file of at most 8 MB');
+    await fails(
+      await upload(Buffer.from('just some text, not an image'), {}, app.keys.full, 'text/plain', 'notes.txt'),
+      400,
+      'validation_error',
+      'image: not an image',
+    );
+  });
+
+  it('needs the image-search:read scope, and a plan with the image_search feature', async () => {
+    const bytes = await bytesOf(logos[0]!._id);
+    const noScope = await fails(await upload(bytes, {}, app.keys.legacy), 403, 'forbidden', 'image-search:read');
+    expect(noScope.error.type).to.equal('forbidden');
+    await fails(await app.post(PATH, { media_id: logos[0]!._id }, app.keys.legacy), 403, 'forbidden', 'image-search:read');
+    await fails(await upload(bytes, {}, null), 401, 'unauthorized');
+
+    const starter = await startTestApp({ organization: { plan: 'starter' }, marks: 50 });
+    try {
+      const refused = await fails(await starter.post(PATH, { media_id: randomId('med_') }), 403, 'plan_upgrade_required', 'image_search');
+      expect(refused.error.type).to.equal('plan_upgrade_required');
+    } finally {
+      await starter.close();
+    }
+  });
+
+  it('meters the image_search pool (its own per-minute window, not the search pool)', async () => {
+    const response = await app.post(PATH, { media_id: logos[0]!._id, limit: 1 });
+    await ok(response);
+    expect(response.headers.get('ratelimit-policy')).to.match(/^1234;w=60/);
+  });
+
+  it('is described in the OpenAPI document with both bodies: JSON (media_id) and multipart/form-data (image)', async () => {
+    interface Schema {
+      $ref?: string;
+      properties?: Record<string, unknown>;
+      required?: string[];
+    }
+    interface MediaTypeDoc {
+      schema: Schema;
+      encoding?: Record<string, { contentType: string }>;
+    }
+    interface OperationDoc {
+      description: string;
+      'x-marque-scope': string;
+      'x-marque-pool': string;
+      requestBody: { content: Record<string, MediaTypeDoc> };
+    }
+    const document = await ok<{ paths: Record<string, Record<string, OperationDoc>>; components: { schemas: Record<string, Schema> } }>(
+      await app.get('/v1/openapi.json', null),
+    );
+    const operation = document.paths[PATH]!.post!;
+    expect(operation['x-marque-scope']).to.equal('image-search:read');
+    expect(operation['x-marque-pool']).to.equal('image_search');
+    const content = operation.requestBody.content;
+    const resolve = (schema: Schema): Schema => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!]! : schema);
+    expect(Object.keys(resolve(content['application/json']!.schema).properties!))
+      .to.include('media_id')
+      .and.not.include('image_url');
+    expect(resolve(content['multipart/form-data']!.schema).required).to.deep.equal(['image']);
+    expect(content['multipart/form-data']!.encoding!.image!.contentType).to.contain('image/png');
+    expect(operation.description).to.contain('exhaustive scan; an ANN index is the next step');
+  });
+});
