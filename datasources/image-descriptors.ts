@@ -28,7 +28,6 @@
 import type sharp from 'sharp';
 
 export const EMBEDDING_SPEC = 'marque-handcrafted-v1';
-export const DESCRIPTOR_DIMENSIONS = 63 + 64 + 32;
 
 export interface ImageFingerprint {
   /** The pHash as 16 lowercase hex digits. */

@@ -86,7 +86,7 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   },
 ];
 
-export const WEBHOOK_EVENT_TYPE_NAMES: readonly string[] = WEBHOOK_EVENT_TYPES.map((eventType) => eventType.type);
+const WEBHOOK_EVENT_TYPE_NAMES: readonly string[] = WEBHOOK_EVENT_TYPES.map((eventType) => eventType.type);
 
 /** Event types an endpoint may subscribe to (webhook.test needs no subscription: it is sent on request). */
 export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = WEBHOOK_EVENT_TYPE_NAMES.filter((type) => type !== 'webhook.test');

@@ -15,12 +15,12 @@
  */
 
 /** Delays before attempts 2..8, in seconds. */
-export const RETRY_DELAYS_SECONDS: readonly number[] = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
+const RETRY_DELAYS_SECONDS: readonly number[] = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-export const RETRY_JITTER = 0.2;
+const RETRY_JITTER = 0.2;
 
-export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 8;
-export const DISABLE_AFTER_FAILING_HOURS = 24;
+const DISABLE_AFTER_CONSECUTIVE_FAILURES = 8;
+const DISABLE_AFTER_FAILING_HOURS = 24;
 
 /**
  * When attempt `attempt + 1` is due after attempt `attempt` (1-based) failed at `failedAt`; null

@@ -21,7 +21,7 @@ export interface RouteAnswer {
 /** Makes a tool's route request on behalf of the session's caller. */
 export type CallRoute = (request: ToolRequest) => Promise<RouteAnswer>;
 
-export const MCP_SERVER_NAME = 'marque';
+const MCP_SERVER_NAME = 'marque';
 
 const INSTRUCTIONS =
   'Marque answers questions about trademarks: search marks by text, office, class and status (search_trademarks), read one in full with its opposition window (get_trademark), ' +

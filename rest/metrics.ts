@@ -14,7 +14,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import { ApiError } from '../domain/errors';
 import { sendError } from './errors';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 export class Metrics {
   readonly registry = new Registry();
