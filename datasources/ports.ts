@@ -297,7 +297,7 @@ export interface SearchIndex {
 
 // ---------------------------------------------------------------------------------------------
 // KeyValue: what Redis holds in production. The higher-level operations are atomic in every
-// adapter (Redis: Lua scripts; embedded: synchronous in one process).
+// adapter, across processes (Redis: Lua scripts; embedded: one SQLite transaction each).
 // ---------------------------------------------------------------------------------------------
 
 export interface SetOptions {

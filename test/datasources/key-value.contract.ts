@@ -5,6 +5,9 @@
  */
 import { expect } from 'chai';
 import type { KeyValue, WindowCheck } from '../../datasources/ports';
+import type { HammerOrder, HammerReport } from '../support/key-value-hammer';
+import { runHammers } from '../support/key-value-processes';
+import { openKeyValue, type KeyValueSpec } from '../support/key-value-spec';
 
 const MINUTE_MS = 60_000;
 
@@ -12,7 +15,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function describeKeyValueContract(name: string, open: () => Promise<KeyValue>): void {
+/**
+ * `spec` is read when the suite starts (a server's URL may be known only then); the suite opens
+ * its store from it, and so do the child processes of the cross-process tests.
+ */
+export function describeKeyValueContract(name: string, spec: () => KeyValueSpec): void {
   describe(`KeyValue contract: ${name}`, () => {
     let store: KeyValue;
     let keySequence = 0;
@@ -21,7 +28,7 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
     const uniqueKey = (label: string): string => `contract:${runId}:${label}:${++keySequence}`;
 
     before(async () => {
-      store = await open();
+      store = await openKeyValue(spec());
     });
     after(async () => {
       await store.close();
@@ -263,6 +270,76 @@ export function describeKeyValueContract(name: string, open: () => Promise<KeyVa
         await store.beginIdempotent(key, 'crashed', 50);
         await sleep(80);
         expect(await store.beginIdempotent(key, 'retry', 30_000)).to.deep.equal({ state: 'started' });
+      });
+    });
+
+    describe('across processes', () => {
+      const PROCESSES = 4;
+      const ATTEMPTS = 150;
+      // Limits at half and two thirds of the 600 attempts, reached while every process is still
+      // hammering; the other window and counter have room for every attempt, so they show whether
+      // a refusal charged them anyway.
+      // Ten-minute windows: nothing leaves them however slowly a busy machine runs the processes.
+      const windows: WindowCheck[] = [
+        { key: uniqueKey('processes-plan'), limit: 300, windowMs: 10 * MINUTE_MS },
+        { key: uniqueKey('processes-tier'), limit: 10_000, windowMs: 10 * MINUTE_MS },
+      ];
+      const resetsAt = Date.now() + 3_600_000;
+      const counters = [
+        { key: uniqueKey('processes-monthly'), limit: 10_000, resetsAt },
+        { key: uniqueKey('processes-daily'), limit: 400, resetsAt },
+      ];
+      const idempotencyKey = uniqueKey('processes-idem');
+      const slotKey = uniqueKey('processes-slot');
+      const incrementKey = uniqueKey('processes-increment');
+      let reports: HammerReport[];
+
+      before(async function () {
+        // Four TypeScript processes start on a machine that may be busy with other test files.
+        this.timeout(120_000);
+        const order = (index: number): HammerOrder => ({
+          store: spec(),
+          attempts: ATTEMPTS,
+          windows,
+          counters,
+          idempotencyKey,
+          fingerprint: `process-${index}`,
+          slotKey,
+          incrementKey,
+        });
+        reports = await runHammers(Array.from({ length: PROCESSES }, (_, index) => order(index)));
+      });
+
+      const sum = (count: (report: HammerReport) => number): number => reports.reduce((total, report) => total + count(report), 0);
+
+      it('admits exactly the window limit among 4 processes hammering one window, charging both windows only together', async () => {
+        expect(sum((report) => report.windowsAdmitted)).to.equal(300);
+        const states = await store.peekWindows(windows, Date.now());
+        expect(states.map((state) => state.used)).to.deep.equal([300, 300]);
+      });
+
+      it('admits exactly the counter limit among 4 processes hammering one counter, charging both counters only together', async () => {
+        expect(sum((report) => report.countersAdmitted)).to.equal(400);
+        const states = await store.peekCounters(counters, Date.now());
+        expect(states.map((state) => state.used)).to.deep.equal([400, 400]);
+      });
+
+      it('lets exactly one of 4 processes start an idempotency key; the others see its fingerprint in flight', () => {
+        const winners = reports.flatMap((report, index) => (report.idempotency.state === 'started' ? [`process-${index}`] : []));
+        expect(winners).to.have.length(1);
+        for (const report of reports.filter((candidate) => candidate.idempotency.state !== 'started')) {
+          expect(report.idempotency).to.deep.equal({ state: 'in_flight', fingerprint: winners[0] });
+        }
+      });
+
+      it('lets exactly one of 4 processes set an absent key with onlyIfAbsent', async () => {
+        const takers = reports.flatMap((report, index) => (report.slotTaken ? [`process-${index}`] : []));
+        expect(takers).to.have.length(1);
+        expect(await store.get(slotKey)).to.equal(takers[0]);
+      });
+
+      it('adds up the increments of every process', async () => {
+        expect(await store.get(incrementKey)).to.equal(String(PROCESSES * ATTEMPTS));
       });
     });
 

@@ -4,9 +4,21 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createEmbeddedKeyValue } from '../../../datasources/embedded/key-value';
+import { DependencyUnavailableError } from '../../../datasources/ports';
 import { describeKeyValueContract } from '../key-value.contract';
 
-describeKeyValueContract('embedded (:memory:)', async () => createEmbeddedKeyValue({ path: ':memory:' }));
+describe('embedded KeyValue on a file', () => {
+  let directory: string;
+  before(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'marque-kv-contract-'));
+  });
+  after(() => {
+    fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  // The file is what several API processes of one data directory share.
+  describeKeyValueContract('embedded (SQLite file)', () => ({ adapter: 'embedded', path: path.join(directory, 'kv.sqlite') }));
+});
 
 describe('embedded KeyValue persistence', () => {
   let directory: string;
@@ -54,19 +66,106 @@ describe('embedded KeyValue persistence', () => {
     await reopened.close();
   });
 
-  it('sweeps expired counters and idempotency records out of the file periodically', async () => {
+  it('keeps sliding windows across closing and reopening the file', async () => {
+    const file = path.join(directory, 'kv.sqlite');
+    const check = { key: 'rl:org_1:pool:read', limit: 2, windowMs: 60_000 };
+    const start = Date.now();
+    const first = createEmbeddedKeyValue({ path: file });
+    await first.consumeWindows([check], 1, start);
+    await first.consumeWindows([check], 1, start + 1_000);
+    await first.close();
+
+    const reopened = createEmbeddedKeyValue({ path: file });
+    const refused = await reopened.consumeWindows([check], 1, start + 2_000);
+    expect(refused.allowed).to.equal(false);
+    // The unit charged at `start` leaves at start + 60 s, 58 s after this refusal.
+    expect(refused.windows[0]).to.include({ used: 2, resetMs: 58_000 });
+    await reopened.close();
+  });
+
+  it('sweeps expired entries of every kind out of the file periodically, keeping the live ones', async () => {
     const file = path.join(directory, 'kv.sqlite');
     const store = createEmbeddedKeyValue({ path: file, pruneIntervalMs: 20 });
-    await store.consumeCounters([{ key: 'short', limit: 5, resetsAt: Date.now() + 30 }], 1, Date.now());
-    await store.consumeCounters([{ key: 'long', limit: 5, resetsAt: Date.now() + 3_600_000 }], 1, Date.now());
+    const nowMs = Date.now();
+    await store.consumeCounters([{ key: 'short', limit: 5, resetsAt: nowMs + 30 }], 1, nowMs);
+    await store.consumeCounters([{ key: 'long', limit: 5, resetsAt: nowMs + 3_600_000 }], 1, nowMs);
     await store.beginIdempotent('claim', 'hash', 30);
+    await store.set('cached', 'stale', { ttlMs: 30 });
+    await store.set('kept', 'forever');
+    await store.consumeWindows([{ key: 'idle', limit: 5, windowMs: 30 }], 2, nowMs);
+    await store.consumeWindows([{ key: 'busy', limit: 5, windowMs: 60_000 }], 1, nowMs);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const reader = new Database(file, { readonly: true });
+    const keys = (table: string): unknown[] => reader.prepare(`SELECT DISTINCT key FROM ${table} ORDER BY key`).pluck().all();
     try {
-      expect(reader.prepare('SELECT key FROM counters').pluck().all()).to.deep.equal(['long']);
-      expect(reader.prepare('SELECT COUNT(*) FROM idempotency').pluck().get()).to.equal(0);
+      expect(keys('counters')).to.deep.equal(['long']);
+      expect(keys('idempotency')).to.deep.equal([]);
+      expect(keys('entries')).to.deep.equal(['kept']);
+      expect(keys('windows')).to.deep.equal(['busy']);
+      expect(keys('window_units')).to.deep.equal(['busy']);
     } finally {
       reader.close();
+      await store.close();
+    }
+  });
+
+  it('sweeps backlogs larger than one batch of 500 rows', async () => {
+    const file = path.join(directory, 'kv.sqlite');
+    // Written with no sweep due, so the whole backlog waits for the next store's first sweep.
+    const writer = createEmbeddedKeyValue({ path: file, pruneIntervalMs: 3_600_000 });
+    const nowMs = Date.now();
+    // Keys sort as idle and live alternately, so every batch of the walk over windows holds both.
+    const label = (index: number): string => String(index).padStart(4, '0');
+    for (let index = 0; index < 1_200; index += 1) {
+      const windowMs = index % 2 === 0 ? 30 : 60_000;
+      await writer.consumeWindows([{ key: `w${label(index)}`, limit: 5, windowMs }], 1, nowMs);
+      await writer.consumeCounters([{ key: `c${label(index)}`, limit: 5, resetsAt: nowMs + 30 }], 1, nowMs);
+    }
+    await writer.close();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const store = createEmbeddedKeyValue({ path: file, pruneIntervalMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reader = new Database(file, { readonly: true });
+    try {
+      const windowKeys = reader.prepare('SELECT key FROM windows ORDER BY key').pluck().all();
+      expect(windowKeys).to.have.length(600);
+      expect(windowKeys.every((key) => Number(String(key).slice(1)) % 2 === 1)).to.equal(true);
+      expect(reader.prepare('SELECT COUNT(*) FROM window_units').pluck().get()).to.equal(600);
+      expect(reader.prepare('SELECT COUNT(*) FROM counters').pluck().get()).to.equal(0);
+    } finally {
+      reader.close();
+      await store.close();
+    }
+  });
+
+  it('reports the cache unavailable while another connection holds the write lock past busyDeadlineMs, and serves once it is released', async () => {
+    const file = path.join(directory, 'kv.sqlite');
+    const store = createEmbeddedKeyValue({ path: file, busyDeadlineMs: 200 });
+    const check = { key: 'locked', limit: 5, windowMs: 60_000 };
+    const holder = new Database(file);
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      let failure: unknown = null;
+      await store.consumeWindows([check], 1, Date.now()).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(DependencyUnavailableError);
+      expect((failure as DependencyUnavailableError).dependency).to.equal('cache');
+      holder.exec('COMMIT');
+      expect((await store.consumeWindows([check], 1, Date.now())).windows[0]!.used).to.equal(1);
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+
+  it('keeps the file and its write-ahead log private (0600)', async () => {
+    const file = path.join(directory, 'kv.sqlite');
+    const store = createEmbeddedKeyValue({ path: file });
+    await store.consumeWindows([{ key: 'w', limit: 5, windowMs: 60_000 }], 1, Date.now());
+    try {
+      for (const name of ['kv.sqlite', 'kv.sqlite-wal', 'kv.sqlite-shm']) {
+        expect(fs.statSync(path.join(directory, name)).mode & 0o777, name).to.equal(0o600);
+      }
+    } finally {
       await store.close();
     }
   });

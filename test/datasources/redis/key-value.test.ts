@@ -53,7 +53,7 @@ if (canStartRedisServer()) {
       await server.stop();
     });
 
-    describeKeyValueContract('redis', () => createRedisKeyValue({ url: server.url, keyPrefix: `test:${process.pid}:` }));
+    describeKeyValueContract('redis', () => ({ adapter: 'redis', url: server.url, keyPrefix: `test:${process.pid}:` }));
   });
 } else {
   process.stderr.write('Redis KeyValue contract suite did not run: no redis-server on PATH and no REDIS_URL\n');
