@@ -13,7 +13,7 @@
  * (US §71, PH declarations of actual use) plus every rule marked covers_all_designations (the
  * international renewal at WIPO): all data, no jurisdiction is named here.
  */
-import { rollLastDay } from './calendar';
+import { rollLastDay, type BusinessCalendarSpec } from './calendar';
 import { addDays, addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
 import { calendarSpecFor, normalizeJurisdictionCode, type DeadlineFilingRoute, type DeadlineRule, type RuleCorpus, type TriggerField } from './rules';
 
@@ -104,28 +104,56 @@ export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occu
   };
 }
 
+/** A rule with what every computation of it looks up, resolved once per corpus. */
+interface PreparedRule {
+  rule: DeadlineRule;
+  /** The trigger field, then its fallbacks. */
+  triggerFields: readonly TriggerField[];
+  calendar: BusinessCalendarSpec | null;
+}
+
 interface JurisdictionRules {
   rules: DeadlineRule[];
   timeZone: string;
+  routes: Set<DeadlineFilingRoute>;
+  /** The rules of one computation per route, filled on first use (see rulesFor). */
+  byRoute: Map<DeadlineFilingRoute, readonly PreparedRule[]>;
 }
 
 interface CorpusIndex {
   byJurisdiction: Map<string, JurisdictionRules>;
   /** Rules every Madrid designation gets (covers_all_designations), in corpus order. */
   designationWide: DeadlineRule[];
+  prepared: Map<DeadlineRule, PreparedRule>;
 }
 
-/** Rules grouped by jurisdiction, built once per corpus object. */
+/** Rules grouped by jurisdiction and route, built once per corpus object. */
 const corpusIndexes = new WeakMap<RuleCorpus, CorpusIndex>();
 
 function corpusIndex(corpus: RuleCorpus): CorpusIndex {
   let index = corpusIndexes.get(corpus);
   if (!index) {
-    index = { byJurisdiction: new Map(), designationWide: corpus.deadline_rules.filter((rule) => rule.covers_all_designations) };
+    const prepared = new Map(
+      corpus.deadline_rules.map((rule) => [
+        rule,
+        {
+          rule,
+          triggerFields: [rule.trigger_field, ...rule.trigger_fallbacks],
+          calendar: rule.holiday_calendar === null ? null : calendarSpecFor(corpus, rule.holiday_calendar),
+        },
+      ]),
+    );
+    index = { byJurisdiction: new Map(), designationWide: corpus.deadline_rules.filter((rule) => rule.covers_all_designations), prepared };
     for (const rule of corpus.deadline_rules) {
       const code = normalizeJurisdictionCode(rule.jurisdiction_code);
-      const entry = index.byJurisdiction.get(code) ?? { rules: [], timeZone: officeTimeZone(corpus, rule) };
+      const entry: JurisdictionRules = index.byJurisdiction.get(code) ?? {
+        rules: [],
+        timeZone: officeTimeZone(corpus, rule),
+        routes: new Set(),
+        byRoute: new Map(),
+      };
       entry.rules.push(rule);
+      entry.routes.add(rule.filing_route);
       index.byJurisdiction.set(code, entry);
     }
     corpusIndexes.set(corpus, index);
@@ -134,10 +162,15 @@ function corpusIndex(corpus: RuleCorpus): CorpusIndex {
 }
 
 /** The rules of one computation: the jurisdiction's rules on the route, plus the designation-wide ones. */
-function rulesFor(index: CorpusIndex, entry: JurisdictionRules, route: DeadlineFilingRoute): DeadlineRule[] {
-  const own = entry.rules.filter((rule) => rule.filing_route === route);
-  if (route !== 'madrid') return own;
-  return [...own, ...index.designationWide.filter((rule) => !own.includes(rule))];
+function rulesFor(index: CorpusIndex, entry: JurisdictionRules, route: DeadlineFilingRoute): readonly PreparedRule[] {
+  let rules = entry.byRoute.get(route);
+  if (!rules) {
+    const own = entry.rules.filter((rule) => rule.filing_route === route);
+    const all = route === 'madrid' ? [...own, ...index.designationWide.filter((rule) => !own.includes(rule))] : own;
+    rules = all.map((rule) => index.prepared.get(rule)!);
+    entry.byRoute.set(route, rules);
+  }
+  return rules;
 }
 
 function officeTimeZone(corpus: RuleCorpus, rule: DeadlineRule): string {
@@ -150,9 +183,8 @@ function officeTimeZone(corpus: RuleCorpus, rule: DeadlineRule): string {
  * National and regional both mean "the office's own register": a jurisdiction has rules for one
  * of them (EU is regional), so either picks those. Without any, the madrid rules (WO) serve.
  */
-function resolveRoute(rules: DeadlineRule[], requested: DeadlineFilingRoute | null | undefined): DeadlineFilingRoute {
+function resolveRoute(routes: ReadonlySet<DeadlineFilingRoute>, requested: DeadlineFilingRoute | null | undefined): DeadlineFilingRoute {
   if (requested === 'madrid') return 'madrid';
-  const routes = new Set(rules.map((rule) => rule.filing_route));
   if (routes.has('national')) return 'national';
   if (routes.has('regional')) return 'regional';
   if (!requested && routes.has('madrid')) return 'madrid';
@@ -193,14 +225,12 @@ function urgencyOf(status: DeadlineStatus, daysUntilDue: number, daysUntilGraceE
 const MAX_OCCURRENCES = 100;
 
 function deadlinesForRule(
-  corpus: RuleCorpus,
-  rule: DeadlineRule,
+  { rule, calendar }: PreparedRule,
   trigger: { field: TriggerField; date: IsoDate },
   asOf: IsoDate,
   horizonEnd: IsoDate,
   includeMissed: boolean,
 ): ComputedDeadline[] {
-  const calendar = rule.holiday_calendar === null ? null : calendarSpecFor(corpus, rule.holiday_calendar);
   const recurring = rule.recurring_every_months !== null;
   const live: ComputedDeadline[] = [];
   let latestMissed: ComputedDeadline | null = null;
@@ -239,7 +269,31 @@ function byDueDate(a: ComputedDeadline, b: ComputedDeadline): number {
   return a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : 0;
 }
 
-export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, options: DeadlineOptions): DeadlineComputation {
+interface AsOfDates {
+  asOf: IsoDate;
+  horizonEnd: IsoDate;
+}
+
+/** The as-of date and horizon end per office time zone, worked out once per batch. */
+function asOfDates(options: DeadlineOptions): (timeZone: string) => AsOfDates {
+  const byZone = new Map<string, AsOfDates>();
+  return (timeZone) => {
+    let dates = byZone.get(timeZone);
+    if (!dates) {
+      const asOf = options.asOfDate ?? todayInTimeZone(timeZone, options.now);
+      dates = { asOf, horizonEnd: addMonths(asOf, 12 * options.horizonYears) };
+      byZone.set(timeZone, dates);
+    }
+    return dates;
+  };
+}
+
+export function computeDeadlines(
+  corpus: RuleCorpus,
+  input: DeadlineInput,
+  options: DeadlineOptions,
+  datesIn: (timeZone: string) => AsOfDates = asOfDates(options),
+): DeadlineComputation {
   const jurisdictionCode = normalizeJurisdictionCode(input.jurisdiction);
   const index = corpusIndex(corpus);
   const entry = index.byJurisdiction.get(jurisdictionCode);
@@ -253,7 +307,7 @@ export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, optio
       deadlines: [],
     };
   }
-  const route = resolveRoute(entry.rules, input.filing_route);
+  const route = resolveRoute(entry.routes, input.filing_route);
   const computation: DeadlineComputation = {
     object: 'deadline_computation',
     jurisdiction_code: jurisdictionCode,
@@ -265,14 +319,14 @@ export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, optio
   const status = input.status ?? 'registered';
   if (DEAD_STATUSES.includes(status)) return computation;
 
-  const asOf = options.asOfDate ?? todayInTimeZone(entry.timeZone, options.now);
-  const horizonEnd = addMonths(asOf, 12 * options.horizonYears);
-  for (const rule of rulesFor(index, entry, route)) {
+  const { asOf, horizonEnd } = datesIn(entry.timeZone);
+  for (const prepared of rulesFor(index, entry, route)) {
+    const { rule } = prepared;
     if (!rule.applies_to_statuses.includes(status)) continue;
     if (rule.optional && !options.includeOptional) continue;
-    const trigger = firstPresent(input, [rule.trigger_field, ...rule.trigger_fallbacks]);
+    const trigger = firstPresent(input, prepared.triggerFields);
     if (trigger === null || !isApplicable(rule, input, trigger.date)) continue;
-    computation.deadlines.push(...deadlinesForRule(corpus, rule, trigger, asOf, horizonEnd, options.includeMissed));
+    computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed));
   }
   computation.deadlines.sort(byDueDate);
   return computation;
@@ -280,5 +334,6 @@ export function computeDeadlines(corpus: RuleCorpus, input: DeadlineInput, optio
 
 /** One computation per item, in input order (the POST /v1/deadlines/compute body). */
 export function computeDeadlinesBatch(corpus: RuleCorpus, items: readonly DeadlineInput[], options: DeadlineOptions): DeadlineComputation[] {
-  return items.map((item) => computeDeadlines(corpus, item, options));
+  const datesIn = asOfDates(options);
+  return items.map((item) => computeDeadlines(corpus, item, options, datesIn));
 }

@@ -18,7 +18,8 @@ import {
   type TermCount,
 } from '../ports';
 import { assertValidFilter, assertValidQuery, assertValidTermsField, sortsByScore } from '../search-query-rules';
-import { searchSql, termsSql, textProbeSql } from './search-index/query-sql';
+import { KeptMatches, type KeptSet } from './search-index/kept-matches';
+import { searchSql, termsSql, textMatches } from './search-index/query-sql';
 import { ensureTables, ftsTables, layoutFor, secondaryIndexes, type IndexLayout } from './search-index/schema';
 import { createIndexWriter, type IndexWriter } from './search-index/writer';
 import type { SqlFragment } from './search-index/filter-sql';
@@ -48,7 +49,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * Below this many text matches (per FTS table) the matches drive an unranked query; from it on,
  * the query walks its filter and sort index instead. On 1M marks a common word (50,000-100,000
  * matches) took 90-180 ms driven and 13-40 ms walked; a rare one 1 ms driven and up to 12 ms
- * walked (every row of an office), and the probe itself costs under 1 ms at this cap.
+ * walked (every row of an office); reading up to this many matches, to learn which, costs under
+ * 1 ms.
  */
 const TEXT_DRIVES_BELOW = 2000;
 /** Refresh planner statistics whenever an index has grown by this factor since the last time. */
@@ -77,6 +79,9 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
   const deferred = new Set<string>();
   const statements = new Map<string, Database.Statement>();
   let sequenceAtLastStatistics = 0;
+  const keptMatches = new KeptMatches(db, (table) => {
+    for (const sql of statements.keys()) if (sql.includes(table)) statements.delete(sql);
+  });
 
   function statement(sql: string): Database.Statement {
     let prepared = statements.get(sql);
@@ -135,14 +140,19 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
   }
 
   /**
-   * Whether a text query that is not ranked by relevance matches so many documents that walking
-   * an index of its filters and sort, testing each row against the matches, finds a page sooner
-   * than sorting every match (the probe reads at most TEXT_DRIVES_BELOW matches per FTS table).
+   * How a text query that is not ranked by relevance reads its matches: from the sets kept for
+   * it (kept-matches.ts) when every FTS expression's are, else from FTS5. With fewer than
+   * TEXT_DRIVES_BELOW matches they drive the query (`driving`); from it on, SQLite walks an index
+   * of the filters and sort, testing each row against them, and stops after one page
+   * (`filtering`), which finds a page sooner than sorting every match.
    */
-  function textMatchesMany(layout: IndexLayout, query: SearchQuery): boolean {
-    if (query.text === undefined || sortsByScore(query)) return false;
-    const probes = textProbeSql(layout, query, TEXT_DRIVES_BELOW);
-    return probes.length > 0 && probes.every((probe) => (rows(probe)[0]!.n as number) >= TEXT_DRIVES_BELOW);
+  function textPlan(layout: IndexLayout, query: SearchQuery): { unranked: 'driving' | 'filtering'; kept?: KeptSet[] } {
+    const matches = query.text === undefined || sortsByScore(query) ? [] : textMatches(layout, query);
+    if (matches.length === 0) return { unranked: 'driving' };
+    const sets = keptMatches.setsFor(matches, TEXT_DRIVES_BELOW);
+    const kept = sets.filter((set): set is KeptSet => set !== 'many').sort((a, b) => a.size - b.size);
+    const few = kept.length > 0 && kept[0]!.size < TEXT_DRIVES_BELOW;
+    return { unranked: few ? 'driving' : 'filtering', ...(kept.length === sets.length ? { kept } : {}) };
   }
 
   function sortValue(layout: IndexLayout, field: string, value: string | number | null): string | number | boolean | null {
@@ -163,6 +173,7 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
   return {
     async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       const layout = layoutFor(definition);
+      keptMatches.noteWrite();
       const created = ensureTables(db, layout);
       if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
@@ -175,12 +186,14 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {
       const { writer } = opened(index);
+      keptMatches.noteWrite();
       db.transaction(() => writer.upsert(docs))();
       if (!deferred.has(index)) refreshStatisticsAfterGrowth(writer);
     },
 
     async remove(index: string, ids: readonly string[]): Promise<void> {
       const { writer } = opened(index);
+      keptMatches.noteWrite();
       db.transaction(() => writer.remove(ids))();
     },
 
@@ -188,7 +201,8 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
       const { layout, writer } = queryable(query.index);
       assertValidQuery(layout.definition, query);
       const snapshot = query.snapshot ?? writer.currentSequence();
-      const sql = searchSql(layout, query, snapshot, textMatchesMany(layout, query) ? 'filtering' : 'driving');
+      const text = textPlan(layout, query);
+      const sql = searchSql(layout, query, snapshot, text.unranked, text.kept);
       const countWanted = query.countUpTo;
       if (sql.matchesNothing) {
         return { hits: [], snapshot, ...(countWanted === undefined ? {} : { total: { value: 0, approximate: false } }) };

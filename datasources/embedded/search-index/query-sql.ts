@@ -12,7 +12,8 @@ import { UnsupportedQueryError, type SearchAfter, type SearchFilter, type Search
 import { sortsByScore } from '../../search-query-rules';
 import { filtersCondition, type SqlFragment } from './filter-sql';
 import type { IndexLayout } from './schema';
-import { ftsMatches } from './text-match';
+import type { KeptSet } from './kept-matches';
+import { ftsMatches, type FtsMatch } from './text-match';
 
 type SqlParam = string | number;
 
@@ -40,7 +41,8 @@ function bm25(layout: IndexLayout, table: string): string {
 export type TextPlan = 'ranked' | 'driving' | 'filtering';
 
 interface TextMatch {
-  joins: string;
+  /** The FROM clause: the main table as `m`, with what the text reads. */
+  from: string;
   conditions: SqlFragment;
   score: string;
 }
@@ -50,36 +52,44 @@ function searchedFields(layout: IndexLayout, query: SearchQuery): readonly strin
   return query.textFields && query.textFields.length > 0 ? query.textFields : layout.textFields;
 }
 
-function textMatch(layout: IndexLayout, query: SearchQuery, plan: TextPlan): TextMatch | 'nothing' | null {
+/** The FTS expressions a query's text must match (none without text). */
+export function textMatches(layout: IndexLayout, query: SearchQuery): FtsMatch[] {
+  return query.text === undefined ? [] : ftsMatches(layout, searchedFields(layout, query), query.text);
+}
+
+/**
+ * Unranked plans read kept matches (kept-matches.ts) when given them, the smallest first: it
+ * drives the `driving` plan (CROSS JOIN keeps SQLite from walking an index of the filters
+ * instead), the others are membership tests on their primary keys.
+ */
+function keptMatch(layout: IndexLayout, kept: readonly KeptSet[], plan: Exclude<TextPlan, 'ranked'>): TextMatch {
+  const tested = plan === 'driving' ? kept.slice(1) : kept;
+  return {
+    from: plan === 'driving' ? `${kept[0]!.table} k CROSS JOIN ${layout.mainTable} m ON m.seq = k.seq` : `${layout.mainTable} m`,
+    conditions: { sql: tested.map(({ table }) => `+m.seq IN (SELECT seq FROM ${table})`).join(' AND ') || '1', params: [] },
+    score: 'NULL',
+  };
+}
+
+function textMatch(layout: IndexLayout, query: SearchQuery, plan: TextPlan, kept: readonly KeptSet[] | undefined): TextMatch | 'nothing' | null {
   if (query.text === undefined) return null;
-  const used = ftsMatches(layout, searchedFields(layout, query), query.text);
+  const used = textMatches(layout, query);
   if (used.length === 0) return 'nothing';
+  if (plan !== 'ranked' && kept !== undefined && kept.length > 0) return keptMatch(layout, kept, plan);
   const params = used.map(({ expression }) => expression);
   if (plan === 'filtering') {
     // The unary + keeps SQLite from reading the main table by these rowids (the `driving` plan).
     return {
-      joins: '',
+      from: `${layout.mainTable} m`,
       conditions: { sql: used.map(({ table }) => `+m.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`).join(' AND '), params },
       score: 'NULL',
     };
   }
   return {
-    joins: used.map(({ table }) => ` JOIN ${table} ON ${table}.rowid = m.seq`).join(''),
+    from: `${layout.mainTable} m${used.map(({ table }) => ` JOIN ${table} ON ${table}.rowid = m.seq`).join('')}`,
     conditions: { sql: used.map(({ table }) => `${table} MATCH ?`).join(' AND '), params },
     score: plan === 'ranked' ? `-(${used.map(({ table }) => bm25(layout, table)).join(' + ')})` : 'NULL',
   };
-}
-
-/**
- * One count per FTS table of a text query, each stopping at `cap`: how many documents the text
- * alone matches, as far as choosing between the `driving` and `filtering` plans needs to know.
- */
-export function textProbeSql(layout: IndexLayout, query: SearchQuery, cap: number): SqlFragment[] {
-  if (query.text === undefined) return [];
-  return ftsMatches(layout, searchedFields(layout, query), query.text).map(({ table, expression }) => ({
-    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-    params: [expression, cap],
-  }));
 }
 
 function sortExpression(sort: SearchSort, score: string): string {
@@ -120,13 +130,22 @@ function afterCondition(keys: ReadonlyArray<{ expression: string; direction: 'as
   };
 }
 
-/** `unranked`: the plan of a text query that does not sort by `_score` (those are `ranked`). */
-export function searchSql(layout: IndexLayout, query: SearchQuery, snapshot: number, unranked: Exclude<TextPlan, 'ranked'> = 'driving'): SearchSql {
-  const text = textMatch(layout, query, sortsByScore(query) ? 'ranked' : unranked);
+/**
+ * `unranked`: the plan of a text query that does not sort by `_score` (those are `ranked`);
+ * `kept`: the kept matches of every one of its FTS expressions, smallest first, if kept.
+ */
+export function searchSql(
+  layout: IndexLayout,
+  query: SearchQuery,
+  snapshot: number,
+  unranked: Exclude<TextPlan, 'ranked'> = 'driving',
+  kept?: readonly KeptSet[],
+): SearchSql {
+  const text = textMatch(layout, query, sortsByScore(query) ? 'ranked' : unranked, kept);
   if (text === 'nothing') return { hits: { sql: '', params: [] }, matchesNothing: true };
   const score = text ? text.score : 'NULL';
   const filters = filtersCondition(layout, query.filters);
-  const from = `${layout.mainTable} m${text ? text.joins : ''}`;
+  const from = text ? text.from : `${layout.mainTable} m`;
   const base: SqlFragment = {
     sql: [...(text ? [text.conditions.sql] : []), 'm.seq <= ?', filters.sql].join(' AND '),
     params: [...(text ? text.conditions.params : []), snapshot, ...filters.params],

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbeddedSearchIndex } from '../../../datasources/embedded/search-index';
+import { KeptMatches, type KeptSet, type MatchSet } from '../../../datasources/embedded/search-index/kept-matches';
 import { searchSql } from '../../../datasources/embedded/search-index/query-sql';
 import { layoutFor } from '../../../datasources/embedded/search-index/schema';
 import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
@@ -166,7 +167,7 @@ describe('embedded SearchIndex on a file', () => {
     await index.close();
   });
 
-  it('walks the compound index for a text search with many matches, testing each row against them', async () => {
+  it('walks the compound index for a text search with many matches, from FTS5 or kept, testing each row against them', async () => {
     const path = join(directory, 'search.db');
     await writeMarksWithStatistics(path);
     const query = {
@@ -179,12 +180,86 @@ describe('embedded SearchIndex on a file', () => {
       sort: [{ field: 'filing_date', direction: 'desc' as const }],
       limit: 21,
     };
-    const { hits } = searchSql(layoutFor(TRADEMARK_INDEX), query, 1, 'filtering');
     const db = new Database(path, { readonly: true });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${hits.sql}`).all(...hits.params) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    db.exec('CREATE TABLE temp.kept (seq INTEGER PRIMARY KEY)');
+    const planOf = (plan: 'filtering' | 'driving', kept?: KeptSet[]) => {
+      const { hits } = searchSql(layoutFor(TRADEMARK_INDEX), query, 1, plan, kept);
+      return (db.prepare(`EXPLAIN QUERY PLAN ${hits.sql}`).all(...hits.params) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+    };
+    // Matches read from FTS5 or from a kept set alike.
+    for (const plan of [planOf('filtering'), planOf('filtering', [{ table: 'temp.kept', size: 2400 }])]) {
+      expect(plan).to.match(/INDEX si_trademarks_ci__office_code__status_primary__filing_date/);
+      expect(plan).not.to.match(/TEMP B-TREE FOR ORDER BY/);
+    }
+    // A few kept matches drive the query instead.
+    expect(planOf('driving', [{ table: 'temp.kept', size: 10 }])).to.match(/^(SCAN|SEARCH) k\b/);
     db.close();
-    expect(plan).to.match(/INDEX si_trademarks_ci__office_code__status_primary__filing_date/);
-    expect(plan).not.to.match(/TEMP B-TREE FOR ORDER BY/);
+  });
+
+  it('answers a repeated sorted text search as the first time, with few and many matches, and follows writes of this and other connections', async () => {
+    const path = join(directory, 'search.db');
+    await writeMarksWithStatistics(path);
+    const index = createEmbeddedSearchIndex({ path });
+    await index.ensureIndex(TRADEMARK_INDEX);
+    // "Alpha 1…" is in 1 + 10 + 100 + 1,000 of the 2,400 marks "Alpha <n>" (n from 0): few; "alpha" in all of them.
+    const search = async (text: string) =>
+      (
+        await index.search({
+          index: 'trademarks',
+          text,
+          filters: [{ field: 'office_code', op: 'eq', value: 'EM' }],
+          sort: [{ field: 'filing_date', direction: 'desc' }],
+          limit: 5,
+        })
+      ).hits.map((hit) => hit.id);
+    // EM is every fourth mark from tm_1; filing dates grow with n, so the newest come first.
+    const expected = { 'alpha 1': ['tm_1997', 'tm_1993', 'tm_1989', 'tm_1985', 'tm_1981'], alpha: ['tm_2397', 'tm_2393', 'tm_2389', 'tm_2385', 'tm_2381'] };
+    for (const [text, ids] of Object.entries(expected)) {
+      for (let time = 1; time <= 3; time++) expect(await search(text), `${text}, time ${time}`).to.deep.equal(ids);
+    }
+
+    await index.upsert('trademarks', [{ id: 'tm_2397', mark_text: 'Omega', office_code: 'EM', filing_date: '2030-01-01' }]);
+    for (let time = 1; time <= 3; time++) expect(await search('alpha')).to.deep.equal(['tm_2393', 'tm_2389', 'tm_2385', 'tm_2381', 'tm_2377']);
+
+    const other = createEmbeddedSearchIndex({ path });
+    await other.ensureIndex(TRADEMARK_INDEX);
+    await other.upsert('trademarks', [{ id: 'tm_new', mark_text: 'Alpha 1 new', office_code: 'EM', filing_date: '2031-01-01' }]);
+    await other.close();
+    for (let time = 1; time <= 3; time++) expect(await search('alpha 1')).to.deep.equal(['tm_new', 'tm_1997', 'tm_1993', 'tm_1989', 'tm_1985']);
+    await index.close();
+  });
+
+  it('keeps few matches the first time an expression is searched, more the second time, until the index changes', () => {
+    const db = new Database(join(directory, 'kept.db'));
+    db.exec("CREATE VIRTUAL TABLE words USING fts5(text, tokenize='trigram')");
+    const insert = db.prepare('INSERT INTO words (rowid, text) VALUES (?, ?)');
+    [
+      [1, 'alpha'],
+      [2, 'alphabet'],
+      [3, 'beta'],
+    ].forEach(([rowid, text]) => insert.run(rowid, text));
+    const forgotten: string[] = [];
+    const kept = new KeptMatches(db, (table) => forgotten.push(table));
+    const alpha = { table: 'words', expression: '"alph"' };
+    const beta = { table: 'words', expression: '"beta"' };
+    const rowsOf = (set: MatchSet) => (set === 'many' ? set : db.prepare(`SELECT seq FROM ${set.table} ORDER BY seq`).pluck().all());
+    const few = 2;
+
+    expect(kept.setsFor([alpha, beta], few).map(rowsOf)).to.deep.equal(['many', [3]]);
+    const sets = kept.setsFor([alpha, beta], few);
+    expect(sets.map(rowsOf)).to.deep.equal([[1, 2], [3]]);
+    expect(kept.setsFor([alpha], few)).to.deep.equal([sets[0]]);
+
+    kept.noteWrite();
+    expect(kept.setsFor([alpha], few)).to.deep.equal(['many']);
+    expect(forgotten).to.have.members(sets.map((set) => (set as KeptSet).table));
+    expect(kept.setsFor([alpha], few).map(rowsOf)).to.deep.equal([[1, 2]]);
+
+    const writer = new Database(join(directory, 'kept.db'));
+    writer.prepare('INSERT INTO words (rowid, text) VALUES (?, ?)').run(4, 'alphorn');
+    writer.close();
+    expect(kept.setsFor([alpha], 4).map(rowsOf)).to.deep.equal([[1, 2, 4]]);
+    db.close();
   });
 
   it('refuses a compound index over a text or array field', async () => {
