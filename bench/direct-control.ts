@@ -4,8 +4,12 @@
  * their firms) and answers the same JSON through the same fast-json-stringify serializer as the
  * real route, with none of the gateway's stages (auth, limits, GraphQL, DataLoader).
  *
- *   BENCH_DATA_DIR=… PORT=… node -r ts-node/register/transpile-only bench/direct-control.ts
+ * With BENCH_WORKERS=N it runs N such processes on the port with node:cluster, as `marque serve
+ * --workers N` does, so the two are compared at the same worker count.
+ *
+ *   BENCH_DATA_DIR=… PORT=… [BENCH_WORKERS=N] node -r ts-node/register/transpile-only bench/direct-control.ts
  */
+import cluster from 'node:cluster';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
@@ -18,6 +22,7 @@ import { compileRouteSerializer } from '../rest/serialize';
 
 const dir = process.env.BENCH_DATA_DIR ?? '';
 const port = Number(process.env.PORT);
+const workers = Number(process.env.BENCH_WORKERS ?? '1');
 
 const db = new Database(join(dir, 'marque.sqlite'), { readonly: true });
 const byId = db.prepare<[string], string>('SELECT doc FROM trademarks WHERE _id = ?').pluck();
@@ -75,19 +80,32 @@ function detailOf(doc: TrademarkDoc): Record<string, unknown> {
 }
 
 const routes = buildRouteTable({ version: '1.0.0', health: { startedAt: Date.now(), now: () => Date.now(), isShuttingDown: () => false, probes: [] } });
-const route = routes.find((r) => r.id === 'getTrademark');
-if (!route) throw new Error('route getTrademark not found');
+const found = routes.find((r) => r.id === 'getTrademark');
+if (!found) throw new Error('route getTrademark not found');
+const route = found;
 const serialize = compileRouteSerializer(route);
 
-const app = Fastify({ logger: false });
-app.get('/v1/trademarks/:id', async (request, reply) => {
-  const json = byId.get((request.params as { id: string }).id);
-  if (json === undefined) return reply.status(404).send();
-  const body = serialize(buildEnvelope(route, detailOf(JSON.parse(json) as TrademarkDoc), newRequestId()));
-  return reply.type('application/json; charset=utf-8').send(body);
-});
-app.listen({ host: '127.0.0.1', port }).catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+function listen(): void {
+  const app = Fastify({ logger: false });
+  app.get('/v1/trademarks/:id', async (request, reply) => {
+    const json = byId.get((request.params as { id: string }).id);
+    if (json === undefined) return reply.status(404).send();
+    const body = serialize(buildEnvelope(route, detailOf(JSON.parse(json) as TrademarkDoc), newRequestId()));
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  app.listen({ host: '127.0.0.1', port }).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+if (cluster.isPrimary && workers > 1) {
+  for (let i = 0; i < workers; i++) cluster.fork();
+  process.once('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 1000);
+  });
+} else {
+  listen();
+}

@@ -67,8 +67,22 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
   return { name, process: child, url: baseUrl, stop };
 }
 
-/** Resident set size of a process in bytes (Linux /proc). */
+function ownResidentBytes(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0; // it exited between the listing and the read
+  }
+}
+
+/** Resident set size in bytes of a process and its children (a cluster's workers), from Linux /proc. */
 export function residentBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    children = [];
+  }
+  return ownResidentBytes(pid) + children.reduce((sum, child) => sum + ownResidentBytes(child), 0);
 }

@@ -7,17 +7,19 @@
  *
  * Settings (environment): BENCH_MARKS (20000), BENCH_SECONDS per measurement (10),
  * BENCH_WARMUP seconds dropped before each (3), BENCH_CONNECTIONS (10), BENCH_DETAIL_ROUNDS
- * alternating rounds of the detail comparison (3), BENCH_PROFILE=1 to
+ * alternating rounds of the detail comparison (3), BENCH_WORKERS the worker count compared with one
+ * (default: the machine's cores), BENCH_PROFILE=1 to
  * write a CPU profile of the real server to .tmp/bench-prof/, BENCH_OUTPUT (BENCHMARKS.md).
  * Every process it starts is stopped at the end, also on failure.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { prepareDataset, type Dataset } from './dataset';
 import { computeRequestBody, mixedItems } from './deadline-items';
 import { measure, measureAlternating, type LoadResult, type LoadSpec } from './load';
 import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
-import { machineDescription, renderReport, type Figures } from './report';
+import { machineDescription, renderReport, type Figures, type HeavyFigures } from './report';
 import { envInt } from './samples';
 
 const settings = {
@@ -26,6 +28,7 @@ const settings = {
   warmupSeconds: envInt('BENCH_WARMUP', 3),
   connections: envInt('BENCH_CONNECTIONS', 10),
   detailRounds: Math.max(1, envInt('BENCH_DETAIL_ROUNDS', 3)),
+  workers: envInt('BENCH_WORKERS', availableParallelism()),
   profile: process.env.BENCH_PROFILE === '1',
   output: process.env.BENCH_OUTPUT ?? join(PROJECT_ROOT, 'BENCHMARKS.md'),
 };
@@ -34,21 +37,40 @@ const BATCH_IDS = 100;
 const DEADLINE_ITEMS = 1000;
 const SEARCH_OFFICES = ['US', 'EM', 'GB', 'CN', 'JP', 'DE', 'FR', 'AU', 'CA', 'KR'];
 
-async function startRealServer(dataset: Dataset): Promise<Child> {
+/**
+ * `marque serve` with `workers` HTTP processes. The change-feed workers are left out
+ * (MARQUE_FEED_WORKERS=none): nothing writes the feed during the bench, and two servers on one
+ * data directory need not both follow it.
+ */
+async function startRealServer(dataset: Dataset, workers: number): Promise<Child> {
   const port = await freePort();
   const profileArgs = settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(TMP, 'bench-prof')}`] : [];
-  const env = { MARQUE_DATA_DIR: dataset.dir, HOST: '127.0.0.1', PORT: String(port), MARQUE_DEMO_MARKS: '0', MARQUE_LOG_LEVEL: 'silent' };
+  const env = {
+    MARQUE_DATA_DIR: dataset.dir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    MARQUE_DEMO_MARKS: '0',
+    MARQUE_LOG_LEVEL: 'silent',
+    MARQUE_WORKERS: String(workers),
+    MARQUE_FEED_WORKERS: 'none',
+  };
   const base = `http://127.0.0.1:${port}`;
-  return startChild('marque serve', nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs), env, `${base}/health/live`, base);
+  return startChild(
+    `marque serve --workers ${workers}`,
+    nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs),
+    env,
+    `${base}/health/live`,
+    base,
+  );
 }
 
-async function startDirectControl(dataset: Dataset): Promise<Child> {
+async function startDirectControl(dataset: Dataset, workers: number): Promise<Child> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   return startChild(
-    'direct control',
+    `direct control, ${workers} workers`,
     nodeArgs(['bench/direct-control.ts']),
-    { BENCH_DATA_DIR: dataset.dir, PORT: String(port) },
+    { BENCH_DATA_DIR: dataset.dir, PORT: String(port), BENCH_WORKERS: String(workers) },
     `${base}/v1/trademarks/none`,
     base,
   );
@@ -73,6 +95,11 @@ async function main(): Promise<void> {
   const dataset = await prepareDataset(join(TMP, 'bench-data'), settings.marks);
   const auth = { authorization: `Bearer ${dataset.apiKey}` };
   const children: Child[] = [];
+  const start = async (child: Promise<Child>): Promise<Child> => {
+    const started = await child;
+    children.push(started);
+    return started;
+  };
   const base = (spec: Pick<LoadSpec, 'url' | 'method' | 'paths'> & Partial<LoadSpec>): LoadSpec => ({
     connections: settings.connections,
     seconds: settings.seconds,
@@ -80,21 +107,23 @@ async function main(): Promise<void> {
     ...spec,
   });
   try {
-    const server = await startRealServer(dataset);
-    children.push(server);
+    const one = await start(startRealServer(dataset, 1));
+    const many = await start(startRealServer(dataset, settings.workers));
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const rssAtRest = residentBytes(server.process.pid!);
+    const rssAtRest = { one: residentBytes(one.process.pid!), many: residentBytes(many.process.pid!) };
     const detailPaths = dataset.ids.map((id) => `/v1/trademarks/${id}`);
 
-    const control = await startDirectControl(dataset);
-    children.push(control);
-    const sampleBody = await bodyWithoutRequestId(`${server.url}${detailPaths[0]}`, dataset.apiKey);
-    const controlBody = await bodyWithoutRequestId(`${control.url}${detailPaths[0]}`, dataset.apiKey);
+    const controlOne = await start(startDirectControl(dataset, 1));
+    const controlMany = await start(startDirectControl(dataset, settings.workers));
+    const sampleBody = await bodyWithoutRequestId(`${one.url}${detailPaths[0]}`, dataset.apiKey);
+    const otherBodies = await Promise.all(
+      [many, controlOne, controlMany].map((server) => bodyWithoutRequestId(`${server.url}${detailPaths[0]}`, dataset.apiKey)),
+    );
+    const sameJson = otherBodies.every((body) => body === sampleBody);
     const bodyFile = join(TMP, 'bench-detail-body.json');
     mkdirSync(TMP, { recursive: true });
     writeFileSync(bodyFile, sampleBody);
-    const limit = await startMachineLimit(bodyFile);
-    children.push(limit);
+    const limit = await start(startMachineLimit(bodyFile));
 
     const run = async (label: string, spec: LoadSpec): Promise<LoadResult> => {
       process.stdout.write(`bench: ${label}… `);
@@ -105,54 +134,56 @@ async function main(): Promise<void> {
       if (result.errors > 0 || result.non2xx > 0) console.log(`bench:   ${result.errors} errors, ${result.non2xx} non-2xx responses`);
       return result;
     };
-    const pid = server.process.pid!;
-    process.stdout.write(`bench: detail, full path / direct control / machine limit, ${settings.detailRounds} alternating rounds… `);
+    process.stdout.write(
+      `bench: detail, full path and direct control at 1 and ${settings.workers} workers, machine limit, ${settings.detailRounds} alternating rounds… `,
+    );
     const alternating = await measureAlternating(
       [
-        base({ url: server.url, method: 'GET', paths: detailPaths, headers: auth, pid }),
-        base({ url: control.url, method: 'GET', paths: detailPaths }),
+        base({ url: one.url, method: 'GET', paths: detailPaths, headers: auth, pid: one.process.pid }),
+        base({ url: controlOne.url, method: 'GET', paths: detailPaths }),
+        base({ url: many.url, method: 'GET', paths: detailPaths, headers: auth, pid: many.process.pid }),
+        base({ url: controlMany.url, method: 'GET', paths: detailPaths }),
         base({ url: limit.url, method: 'GET', paths: detailPaths }),
       ],
       settings.detailRounds,
     );
-    const [full, controlResult, limitResult] = alternating.results as [LoadResult, LoadResult, LoadResult];
-    const detail = { full, control: controlResult, limit: limitResult };
+    const [fullOne, controlOneResult, fullMany, controlManyResult, limitResult] = alternating.results as [
+      LoadResult,
+      LoadResult,
+      LoadResult,
+      LoadResult,
+      LoadResult,
+    ];
     console.log(alternating.rounds.map((rates) => rates.map((rate) => Math.round(rate)).join(' / ')).join('; ') + ' req/s');
-    const filters = (index: number) => `office=${SEARCH_OFFICES[index % SEARCH_OFFICES.length]}&status_primary=active&sort=-filing_date`;
-    const searchText = await run(
-      'search with q',
-      base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, pid }),
-    );
-    const searchFilters = await run(
-      'search without q',
-      base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, pid }),
-    );
-    const batchBodies = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ids: dataset.ids.slice(i * BATCH_IDS, (i + 1) * BATCH_IDS) }));
-    const batch = await run(
-      `batch of ${BATCH_IDS}`,
-      base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, pid }),
-    );
-    const deadlines = await run(
-      `deadlines, ${DEADLINE_ITEMS} items`,
-      base({ url: server.url, method: 'POST', paths: ['/v1/deadlines/compute'], bodies: [computeRequestBody(mixedItems(DEADLINE_ITEMS))], headers: auth, pid }),
-    );
 
-    // The same requests one at a time: latency without queueing behind other connections.
-    const single = { connections: 1 };
-    const latency = {
-      searchText: await run(
-        'search with q, 1 connection',
-        base({ url: server.url, method: 'GET', paths: dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`), headers: auth, ...single }),
-      ),
-      searchFilters: await run(
-        'search without q, 1 connection',
-        base({ url: server.url, method: 'GET', paths: SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`), headers: auth, ...single }),
-      ),
-      batch: await run(
-        `batch of ${BATCH_IDS}, 1 connection`,
-        base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, ...single }),
-      ),
+    const filters = (index: number) => `office=${SEARCH_OFFICES[index % SEARCH_OFFICES.length]}&status_primary=active&sort=-filing_date`;
+    const searchTextPaths = dataset.words.map((word, i) => `/v1/trademarks?q=${word}&${filters(i)}`);
+    const searchFilterPaths = SEARCH_OFFICES.map((_, i) => `/v1/trademarks?${filters(i)}`);
+    const batchBodies = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ids: dataset.ids.slice(i * BATCH_IDS, (i + 1) * BATCH_IDS) }));
+    const deadlineBodies = [computeRequestBody(mixedItems(DEADLINE_ITEMS))];
+    /** The four expensive requests at `connections` against one server. */
+    const heavy = async (server: Child, workers: number, connections: number): Promise<HeavyFigures> => {
+      const at = `${workers} worker${workers === 1 ? '' : 's'}, ${connections} connection${connections === 1 ? '' : 's'}`;
+      const pid = server.process.pid;
+      return {
+        searchText: await run(`search with q, ${at}`, base({ url: server.url, method: 'GET', paths: searchTextPaths, headers: auth, pid, connections })),
+        searchFilters: await run(
+          `search without q, ${at}`,
+          base({ url: server.url, method: 'GET', paths: searchFilterPaths, headers: auth, pid, connections }),
+        ),
+        batch: await run(
+          `batch of ${BATCH_IDS}, ${at}`,
+          base({ url: server.url, method: 'POST', paths: ['/v1/trademarks/batch'], bodies: batchBodies, headers: auth, pid, connections }),
+        ),
+        deadlines: await run(
+          `deadlines, ${DEADLINE_ITEMS} items, ${at}`,
+          base({ url: server.url, method: 'POST', paths: ['/v1/deadlines/compute'], bodies: deadlineBodies, headers: auth, pid, connections }),
+        ),
+      };
     };
+    const loaded = { one: await heavy(one, 1, settings.connections), many: await heavy(many, settings.workers, settings.connections) };
+    // One request at a time: each request's own latency, no queue (the worker count does not matter).
+    const alone = await heavy(one, 1, 1);
 
     const figures: Figures = {
       startedAt,
@@ -162,25 +193,26 @@ async function main(): Promise<void> {
         warmupSeconds: settings.warmupSeconds,
         connections: settings.connections,
         detailRounds: settings.detailRounds,
+        workers: settings.workers,
         profile: settings.profile,
       },
       machine: { ...machineDescription(), loadBefore },
       seed: dataset.seed,
-      sameJson: sampleBody === controlBody,
+      sameJson,
       detailBodyBytes: Buffer.byteLength(sampleBody),
-      detail,
+      detail: { fullOne, controlOne: controlOneResult, fullMany, controlMany: controlManyResult, limit: limitResult },
       detailRounds: alternating.rounds,
-      searchText,
-      searchFilters,
-      batch,
-      deadlines,
-      latency,
+      loaded,
+      alone,
       rssAtRest,
-      rssUnderLoad: Math.max(...[detail.full, searchText, searchFilters, batch, deadlines].map((r) => r.peakRssBytes ?? 0)),
+      rssUnderLoad: {
+        one: Math.max(...[fullOne, ...Object.values(loaded.one)].map((r) => r.peakRssBytes ?? 0)),
+        many: Math.max(...[fullMany, ...Object.values(loaded.many)].map((r) => r.peakRssBytes ?? 0)),
+      },
     };
     writeFileSync(settings.output, renderReport(figures));
     console.log(`bench: wrote ${settings.output}`);
-    if (!figures.sameJson) console.log('bench: WARNING the direct control answered different JSON than the full path');
+    if (!figures.sameJson) console.log('bench: WARNING a server answered different JSON than the full path with one worker');
   } finally {
     for (const child of children.reverse()) await child.stop();
   }

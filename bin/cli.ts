@@ -3,7 +3,7 @@
  * MARQUE_DATA_DIR and works while a server runs on the same directory (SQLite in WAL mode).
  */
 import { parseArgs } from 'node:util';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isKnownScope } from '../domain/scopes';
 import { parseTimestamp } from '../domain/validation';
@@ -13,22 +13,20 @@ import { feedbackObject } from '../resolvers/feedback/reports';
 import { transitionFeedback } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
-import { SearchIndexer } from '../workers/indexer';
-import { WatchEvaluator } from '../workers/watches/evaluator';
-import { WebhookDispatcher } from '../workers/webhooks/dispatcher';
 import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
 import { serveStdio } from '../mcp/stdio';
-import { closeAdapters, createServer, cursorSecret, openAdapters, webhookOptions, webhookTransport } from './compose';
-import { ConfigError, readConfig, type Config } from './config';
-import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
-import { DemoChanges } from '../workers/demo-changes';
+import { closeAdapters, createBackgroundWorkers, createServer, cursorSecret, openAdapters, webhookOptions } from './compose';
+import { ConfigError, readConfig, WORKER_NAMES, type Config, type WorkerName } from './config';
+import { isEmptyStore, seedAndIndex } from './demo';
+import { onStopSignals, serve } from './serve';
 import { ingest } from './ingest';
 import { marks } from './marks';
 import type { PlanName } from '../domain/plans';
 
 const USAGE = `Usage: marque <command> [options]
 
-  serve                                   run the API (and its workers) on HOST:PORT
+  serve [--workers N]                     run the API (and its workers) on HOST:PORT; N HTTP processes
+                                          (default MARQUE_WORKERS, or the machine's cores)
   worker indexer                          run the search indexer alone
   worker watches                          run the watch evaluator alone (serve runs it too)
   worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_FEED_WORKERS)
@@ -60,86 +58,19 @@ function directorySize(dir: string): number {
   }, 0);
 }
 
-async function serve(config: Config): Promise<void> {
-  const adapters = await openAdapters(config);
-  const log = config.logLevel === 'silent' ? () => undefined : (line: string) => err(line);
-  let demo: { secret: string; organizationId: string } | null = null;
-  if (config.demoMarks > 0 && (await isEmptyStore(adapters.store))) {
-    log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
-    const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, progressFor(config));
-    log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
-    demo = await createDemoAccount(adapters.store, config.dataDir);
-    process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, DEMO_KEY_FILE)}):\n\n  ${demo.secret}\n\n`);
-  }
-  const server = await createServer(adapters, cursorSecret(config), {
-    log: (message, error) => err(`${message}: ${String(error)}`),
-    previewBudgetMs: config.previewBudgetMs,
-    workers: config.workers,
-    publicUrl: config.publicUrl,
-    authUrl: config.authUrl,
-    logLevel: config.logLevel,
-    metricsToken: config.metricsToken,
-    ...webhookOptions(config),
-  });
-  if (demo) await createDemoWatches(server.services, demo.organizationId);
-  // A demo data directory stays alive: a few marks a minute, which the demo watches alert on.
-  const changes = new DemoChanges(adapters.store, existsSync(join(config.dataDir, DEMO_KEY_FILE)) ? config.demoChangesPerMinute : 0, config.demoSeed, (error) =>
-    err(`demo changes failed: ${String(error)}`),
-  );
-  changes.start();
-  const address = await server.app.listen({ host: config.host, port: config.port });
-  // The handlers go in before the serving line: whoever reads that line may signal at once.
-  onStopSignals(log, async () => {
-    await changes.stop();
-    await server.shutdown({ drainMs: config.drainMs, timeoutMs: config.shutdownTimeoutMs });
-    await closeAdapters(adapters);
-  });
-  log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
-}
-
 /**
- * SIGTERM or SIGINT stops gracefully with `stop`, then exits 0; a second signal during the stop
- * exits at once (128 + the signal's number), for an operator who will not wait.
+ * `marque worker indexer|watches|webhooks`: one change-feed worker alone, resuming from its
+ * checkpoint (the indexer with the image indexer, as in serve).
  */
-function onStopSignals(log: (line: string) => void, stop: () => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      log(`marque: ${signal} again; exiting now`);
-      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    }
-    stopping = true;
-    log(`marque: ${signal}; draining (send it again to exit at once)`);
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log(`marque: stop failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-}
-
-/** `marque worker indexer|watches|webhooks`: one change-feed worker alone, resuming from its checkpoint. */
 async function runWorker(config: Config, name: string | undefined): Promise<void> {
-  if (name !== 'indexer' && name !== 'watches' && name !== 'webhooks') throw new UsageError('worker supports: indexer, watches, webhooks');
+  if (!(WORKER_NAMES as readonly (string | undefined)[]).includes(name)) throw new UsageError(`worker supports: ${WORKER_NAMES.join(', ')}`);
   const adapters = await openAdapters(config);
-  let worker: { start(): void; stop(): Promise<void> };
-  if (name === 'indexer') {
-    const indexer = new SearchIndexer(adapters.store, adapters.search);
-    await indexer.ensureIndexes();
-    worker = indexer;
-  } else if (name === 'watches') {
-    const evaluator = new WatchEvaluator(adapters.store, adapters.search);
-    await evaluator.initialize();
-    worker = evaluator;
-  } else {
-    const dispatcher = new WebhookDispatcher(adapters.store, webhookTransport(webhookOptions(config)).send);
-    await dispatcher.initialize();
-    worker = dispatcher;
-  }
+  const worker = await createBackgroundWorkers(adapters, {
+    ...webhookOptions(config),
+    workers: [name as WorkerName],
+    runRetention: false,
+    log: (message, error) => err(`${message}: ${String(error)}`),
+  });
   worker.start();
   onStopSignals(err, async () => {
     await worker.stop();
@@ -270,7 +201,7 @@ export async function main(argv: string[]): Promise<void> {
     const config = readConfig();
     switch (command) {
       case 'serve':
-        return await serve(config);
+        return await serve(config, args);
       case 'worker':
         return await runWorker(config, args[0]);
       case 'mcp':

@@ -8,11 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import { createEmbeddedDocumentStore } from '../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
 import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../datasources/ports';
+import { MEDIA_MIME_TYPES } from '../datasources/ports';
+import { IMAGE_UPLOAD_MAX_BYTES } from '../rest/routes/image-search';
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
 import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
@@ -37,6 +40,10 @@ import { WebhookDispatcher, type SendWebhook } from '../workers/webhooks/dispatc
 import { withGeneratedLogos } from '../workers/ingest/generated-logos';
 import { checkOutboundUrl } from '../datasources/outbound/outbound-url';
 import { postJson } from '../datasources/outbound/post-json';
+import { getImage } from '../datasources/outbound/get-image';
+import { ImageIndex } from '../datasources/image-index';
+import { LogoOcr } from '../datasources/logo-ocr';
+import { ImageIndexer } from '../workers/image-index';
 import { RESPONSE_BODY_BYTES } from '../domain/webhook-deliveries';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { WORKER_NAMES, type Config, type WorkerName } from './config';
@@ -47,6 +54,8 @@ export interface Adapters {
   kv: KeyValue;
   /** Image bytes under `<dataDir>/media`, their records in the store (an object store is a later adapter). */
   media: MediaStore;
+  /** Image search's fingerprints and ANN indexes (files under `<dataDir>/image-index`); absent: image search finds nothing. */
+  images?: ImageIndex;
 }
 
 /** Collections whose writes feed the change stream (high-volume internal ones stay out). */
@@ -61,6 +70,9 @@ const FEED_COLLECTIONS = [
   COLLECTIONS.proceedings,
   // The organizations' event logs: webhooks and the alertCreated subscription follow them.
   COLLECTIONS.events,
+  // Stored and generated logos: the image indexer follows them.
+  COLLECTIONS.media,
+  COLLECTIONS.generatedLogos,
 ];
 
 export interface OpenOptions {
@@ -103,7 +115,7 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
   await store.ensureIndexes(STORE_INDEXES);
   // The demo's logos are rendered into the MediaStore when first read (workers/ingest/generated-logos.ts).
   const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: mediaDirectory(config.dataDir), store }), store);
-  return { store, search, kv, media };
+  return { store, search, kv, media, images: new ImageIndex({ store, directory: join(config.dataDir, 'image-index') }) };
 }
 
 /** Where the embedded MediaStore keeps its files. */
@@ -126,6 +138,7 @@ export function cursorSecret(config: Config): Buffer {
 export interface Server {
   app: FastifyInstance;
   indexer: SearchIndexer;
+  imageIndexer: ImageIndexer | null;
   services: Services;
   /** The buffered request-log writer (tests flush it before reading the log). */
   requestLog: RequestLogWriter;
@@ -176,6 +189,8 @@ export interface ServerOptions {
   logLevel?: Config['logLevel'];
   /** MARQUE_METRICS_TOKEN: /metrics needs it as a bearer token; none: open in development, off in production. */
   metricsToken?: string | null;
+  /** Where /metrics reads its text from, given this process's registry (default: that registry alone). */
+  metricsExposition?: (registry: Registry) => () => Promise<string>;
 }
 
 /** `http://host:port` of a listening Fastify app. */
@@ -212,21 +227,91 @@ export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'w
 
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
 
-export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
+/** The change-feed workers and the retention chores, built together; `start` runs those asked for. */
+export interface BackgroundWorkers {
+  indexer: SearchIndexer;
+  /** Keeps image search's fingerprints and ANN indexes in step (runs with the indexer; null without `adapters.images`). */
+  imageIndexer: ImageIndexer | null;
+  retention: Retention;
+  watchEvaluator: WatchEvaluator;
+  webhookDispatcher: WebhookDispatcher;
+  start(): void;
+  /** Each stops after its current batch, whose position it has checkpointed. */
+  stop(): Promise<void>;
+}
+
+export type BackgroundOptions = Pick<ServerOptions, 'now' | 'workers' | 'runRetention' | 'log' | 'random' | 'environment' | 'webhookTimeouts'>;
+
+export async function createBackgroundWorkers(adapters: Adapters, options: BackgroundOptions = {}): Promise<BackgroundWorkers> {
   const now = options.now ?? (() => new Date());
   const workers = new Set(options.workers ?? WORKER_NAMES);
-  const transport = webhookTransport(options);
-  const services: Services = {
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => log('indexer failed', error));
+  await indexer.ensureIndexes();
+  const retention = new Retention(
+    adapters.store,
+    () => new Date(),
+    (error) => log('retention failed', error),
+  );
+  const watchEvaluator = new WatchEvaluator(adapters.store, adapters.search, now, (error) => log('watch evaluator failed', error));
+  await watchEvaluator.initialize();
+  const webhookDispatcher = new WebhookDispatcher(adapters.store, webhookTransport(options).send, {
+    now,
+    random: options.random,
+    onError: (error) => log('webhook dispatcher failed', error),
+  });
+  await webhookDispatcher.initialize();
+  const imageIndexer = adapters.images
+    ? new ImageIndexer(adapters.store, adapters.media, adapters.images, { onError: (error) => log('image indexer failed', error) })
+    : null;
+  return {
+    indexer,
+    imageIndexer,
+    retention,
+    watchEvaluator,
+    webhookDispatcher,
+    start: () => {
+      if (options.runRetention ?? true) retention.start();
+      if (workers.has('watches')) watchEvaluator.start();
+      if (workers.has('webhooks')) webhookDispatcher.start();
+      if (workers.has('indexer')) indexer.start();
+      if (workers.has('indexer')) imageIndexer?.start();
+    },
+    stop: async () => {
+      await retention.stop();
+      await watchEvaluator.stop();
+      await webhookDispatcher.stop();
+      await indexer.stop();
+      await imageIndexer?.stop();
+    },
+  };
+}
+
+/** What the resolvers are given: the adapters, the cursor codec, the clock and the webhook URL check. */
+export function createServices(
+  adapters: Adapters,
+  secret: Buffer,
+  options: Pick<ServerOptions, 'now' | 'previewBudgetMs' | 'environment' | 'webhookTimeouts'> = {},
+): Services {
+  const now = options.now ?? (() => new Date());
+  return {
     store: adapters.store,
     search: adapters.search,
     kv: adapters.kv,
     cursors: new CursorCodec(secret, () => now().getTime()),
     now,
     previewBudgetMs: options.previewBudgetMs ?? DEFAULT_PREVIEW_BUDGET_MS,
-    checkWebhookUrl: transport.checkUrl,
+    checkWebhookUrl: webhookTransport(options).checkUrl,
   };
-  const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => (options.log ?? console.error)('indexer failed', error));
-  await indexer.ensureIndexes();
+}
+
+export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
+  const now = options.now ?? (() => new Date());
+  const services = createServices(adapters, secret, options);
+  const background = await createBackgroundWorkers(adapters, options);
+  const { indexer, imageIndexer, retention, watchEvaluator, webhookDispatcher } = background;
+  // The query images' OCR (image search's logo_text): an engine of its own, so searches never queue behind the image indexer's.
+  const queryOcr = new LogoOcr();
   void warmRuleCalendars(now());
 
   let shuttingDown = false;
@@ -247,6 +332,19 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     oauth: { publicUrl, authUrl, scopes: OAUTH_SCOPES },
     media: adapters.media,
     store: adapters.store,
+    imageSearch: {
+      index: adapters.images ?? null,
+      ocr: queryOcr,
+      fetchImage: (url) =>
+        getImage(url, {
+          parameter: 'image_url',
+          production: options.environment === 'production',
+          connectTimeoutMs: 5_000,
+          responseTimeoutMs: 10_000,
+          maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+          accept: Object.values(MEDIA_MIME_TYPES).join(', '),
+        }),
+    },
     version: options.version ?? '1.0.0',
     health: {
       startedAt,
@@ -262,23 +360,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   registry.assertUsedExactly(operationNames(routes));
   tools = buildTools(routes);
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
-  const retention = new Retention(
-    adapters.store,
-    () => new Date(),
-    (error) => (options.log ?? console.error)('retention failed', error),
-  );
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const watchEvaluator = new WatchEvaluator(adapters.store, adapters.search, now, (error) => log('watch evaluator failed', error));
-  await watchEvaluator.initialize();
-  const webhookDispatcher = new WebhookDispatcher(adapters.store, transport.send, {
-    now,
-    random: options.random,
-    onError: (error) => log('webhook dispatcher failed', error),
-  });
-  await webhookDispatcher.initialize();
-  if (options.runRetention ?? true) retention.start();
-  if (workers.has('watches')) watchEvaluator.start();
-  if (workers.has('webhooks')) webhookDispatcher.start();
   const app = await buildApp({
     serverSecret: secret,
     services,
@@ -296,7 +378,12 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
           }
         : false,
     mount: [
-      (instance) => mountMetrics(instance, metrics, { token: options.metricsToken ?? null, production: options.environment === 'production' }),
+      (instance) =>
+        mountMetrics(instance, metrics, {
+          token: options.metricsToken ?? null,
+          production: options.environment === 'production',
+          exposition: options.metricsExposition?.(metrics.registry),
+        }),
       (instance) => mountGraphql(instance, { schema, services, registry, routes, log }),
       (instance) => mountDocs(instance),
       (instance) => mountDashboard(instance),
@@ -316,21 +403,19 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   });
   served = app;
   registerWorkerMetrics(metrics.registry, adapters.store, feedConsumers(indexer.collections));
-  if (workers.has('indexer')) indexer.start();
+  background.start();
   const close = async (): Promise<void> => {
     shuttingDown = true;
     // Stops accepting; idle keep-alive connections close; requests in flight finish first.
     await app.close();
     await requestLog.close();
-    await retention.stop();
-    // The workers stop after their current batch, whose position they have checkpointed.
-    await watchEvaluator.stop();
-    await webhookDispatcher.stop();
-    await indexer.stop();
+    await background.stop();
+    await queryOcr.close();
   };
   return {
     app,
     indexer,
+    imageIndexer,
     services,
     requestLog,
     retention,

@@ -2,7 +2,11 @@
  * Configuration: read from environment variables and validated here, once, at start. Nothing
  * else in the code base reads `process.env`.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+
+/** More HTTP processes than this only add memory: each holds its own caches and connections. */
+export const MAX_SERVE_WORKERS = 64;
 
 export interface Config {
   host: string;
@@ -31,6 +35,11 @@ export interface Config {
    * sets): production sends webhooks only to HTTPS URLs that resolve to public addresses.
    */
   environment: 'development' | 'production';
+  /**
+   * MARQUE_WORKERS: the HTTP processes `serve` runs on one port (default: the machine's cores);
+   * `serve --workers N` overrides it. 1 runs everything in one process.
+   */
+  serveWorkers: number;
   /** MARQUE_FEED_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
   workers: readonly WorkerName[];
   /** Webhook deliveries: connect and whole-response timeouts. */
@@ -113,6 +122,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
     environment: environment(env.MARQUE_ENV),
+    serveWorkers: integer(env, 'MARQUE_WORKERS', availableParallelism(), 1, MAX_SERVE_WORKERS),
     workers: workerList(env.MARQUE_FEED_WORKERS),
     webhookConnectTimeoutMs: integer(env, 'MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     webhookResponseTimeoutMs: integer(env, 'MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -28,12 +28,16 @@
 import type sharp from 'sharp';
 
 export const EMBEDDING_SPEC = 'marque-handcrafted-v1';
+/** 63 shape + 64 colour + 32 edge values. */
+export const DESCRIPTOR_DIMENSIONS = 159;
 
 export interface ImageFingerprint {
   /** The pHash as 16 lowercase hex digits. */
   phash: string;
   /** L2-normalised `marque-handcrafted-v1` descriptor. */
   descriptor: Float32Array;
+  /** The descriptors of the image with a tenth cut off each side (empty unless asked for). */
+  views: Float32Array[];
 }
 
 type Sharp = typeof sharp;
@@ -197,8 +201,55 @@ function resample(mask: Float64Array, width: number, box: { x0: number; y0: numb
   return out;
 }
 
-/** The pHash and descriptor of a raster image's bytes (any format sharp decodes). */
-export async function fingerprintImage(bytes: Uint8Array): Promise<ImageFingerprint> {
+/** The pHash (hex) and descriptor of an RGB raster. */
+function describe(rgb: Buffer, width: number, height: number): { phash: string; descriptor: Float32Array } {
+  const mask = foreground(rgb, width, height);
+  const box = boundingBox(mask, width, height);
+  const shape32 = resample(mask, width, box, N);
+  const shape64 = resample(mask, width, box, 64);
+  const band = dctLowBand(shape32);
+  // Foreground colours only (the background's is left out), 4×4×4 bins, weighted by how foreground a pixel is.
+  const colour = new Float64Array(64);
+  for (let y = box.y0; y <= box.y1; y++)
+    for (let x = box.x0; x <= box.x1; x++) {
+      const i = y * width + x;
+      const bin = (rgb[i * 3]! >> 6) * 16 + (rgb[i * 3 + 1]! >> 6) * 4 + (rgb[i * 3 + 2]! >> 6);
+      colour[bin] = colour[bin]! + mask[i]!;
+    }
+  const edges = edgeHistogram(shape64, 64);
+  const joined = [...l2(band.subarray(1), WEIGHTS.shape), ...l2(colour, WEIGHTS.colour), ...l2(edges, WEIGHTS.edges)];
+  return { phash: phashOf(band), descriptor: Float32Array.from(l2(joined)) };
+}
+
+/** The part of an RGB raster between fractions of its width and height (left, top, right, bottom). */
+function subRaster(rgb: Buffer, width: number, height: number, [left, top, right, bottom]: readonly number[]) {
+  const x0 = Math.round(left! * width),
+    x1 = Math.round(right! * width),
+    y0 = Math.round(top! * height),
+    y1 = Math.round(bottom! * height);
+  const out = Buffer.alloc((x1 - x0) * (y1 - y0) * 3);
+  for (let y = y0; y < y1; y++) rgb.copy(out, (y - y0) * (x1 - x0) * 3, (y * width + x0) * 3, (y * width + x1) * 3);
+  return { rgb: out, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * The views a stored image is also indexed under: the image with a tenth cut off one side (left,
+ * top, right, bottom). A query that is a cropped copy of a logo lies closer to one of these than to
+ * the whole (the descriptor crops to the content box, which a crop moves); measured on the generated
+ * near-duplicates, recall@10 goes from 0.88 to 0.93 (bench:image).
+ */
+const VIEWS: ReadonlyArray<readonly number[]> = [
+  [0.1, 0, 1, 1],
+  [0, 0.1, 1, 1],
+  [0, 0, 0.9, 1],
+  [0, 0, 1, 0.9],
+];
+
+/**
+ * The pHash and descriptor of a raster image's bytes (any format sharp decodes); with `views`,
+ * also the descriptors of VIEWS (for the images search indexes, not for queries).
+ */
+export async function fingerprintImage(bytes: Uint8Array, options: { views?: boolean } = {}): Promise<ImageFingerprint> {
   const sharp = await loadSharp();
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { data: rgb, info } = await sharp(input, { limitInputPixels: 50_000_000 })
@@ -208,22 +259,14 @@ export async function fingerprintImage(bytes: Uint8Array): Promise<ImageFingerpr
     .resize(WORK, WORK, { fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const mask = foreground(rgb, info.width, info.height);
-  const box = boundingBox(mask, info.width, info.height);
-  const shape32 = resample(mask, info.width, box, N);
-  const shape64 = resample(mask, info.width, box, 64);
-  const band = dctLowBand(shape32);
-  // Foreground colours only (the background's is left out), 4×4×4 bins, weighted by how foreground a pixel is.
-  const colour = new Float64Array(64);
-  for (let y = box.y0; y <= box.y1; y++)
-    for (let x = box.x0; x <= box.x1; x++) {
-      const i = y * info.width + x;
-      const bin = (rgb[i * 3]! >> 6) * 16 + (rgb[i * 3 + 1]! >> 6) * 4 + (rgb[i * 3 + 2]! >> 6);
-      colour[bin] = colour[bin]! + mask[i]!;
-    }
-  const edges = edgeHistogram(shape64, 64);
-  const joined = [...l2(band.subarray(1), WEIGHTS.shape), ...l2(colour, WEIGHTS.colour), ...l2(edges, WEIGHTS.edges)];
-  return { phash: phashOf(band), descriptor: Float32Array.from(l2(joined)) };
+  const whole = describe(rgb, info.width, info.height);
+  const views = options.views
+    ? VIEWS.map((fractions) => {
+        const part = subRaster(rgb, info.width, info.height, fractions);
+        return describe(part.rgb, part.width, part.height).descriptor;
+      })
+    : [];
+  return { ...whole, views };
 }
 
 /** Bits that differ between two pHashes (0 to 64). */

@@ -77,3 +77,36 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
     thumbnailBytes: thumbnail.data,
   };
 }
+
+/** A rectangle of an image in pixels of the image as displayed (EXIF orientation applied). */
+export interface CropBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Smallest crop side: below it no descriptor or OCR has anything to work with. */
+export const MIN_CROP_SIDE = 8;
+
+/**
+ * The part of the image inside `box`, as PNG bytes. Throws MediaFormatError for bytes that are not
+ * an accepted raster image, and RangeError (its message a rule the caller can act on) for a box
+ * that does not lie inside the image or is smaller than MIN_CROP_SIDE a side.
+ */
+export async function cropImage(bytes: Uint8Array, box: CropBox): Promise<Buffer> {
+  const { original } = await processImage(bytes);
+  const sharp = await loadSharp();
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { orientation } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  // EXIF orientations 5 to 8 turn the image a quarter: its displayed sides are swapped.
+  const [width, height] = (orientation ?? 1) >= 5 ? [original.height, original.width] : [original.width, original.height];
+  if (box.width < MIN_CROP_SIDE || box.height < MIN_CROP_SIDE) throw new RangeError(`width and height must each be at least ${MIN_CROP_SIDE} pixels`);
+  if (box.x + box.width > width || box.y + box.height > height)
+    throw new RangeError(`the box must lie inside the image, which is ${width} × ${height} pixels (x + width ≤ ${width}, y + height ≤ ${height})`);
+  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .extract({ left: box.x, top: box.y, width: box.width, height: box.height })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}

@@ -36,6 +36,8 @@ export const COLLECTIONS = {
    * renders one into the MediaStore when it is first read) and the near-duplicates' ground truth.
    */
   generatedLogos: 'generated_logos',
+  /** Image search's fingerprint of every mark image (datasources/image-index.ts), written by the image indexer. */
+  imageFingerprints: 'image_fingerprints',
   meta: 'meta',
 } as const;
 

@@ -58,6 +58,11 @@ export interface MetricsAccess {
   /** MARQUE_METRICS_TOKEN, or null. */
   token: string | null;
   production: boolean;
+  /**
+   * The exposition text; default this process's registry. Under `serve --workers N` the primary
+   * process sums every worker's registry (prom-client's AggregatorRegistry), whichever worker was asked.
+   */
+  exposition?: () => Promise<string>;
 }
 
 function tokenMatches(authorization: string | undefined, token: string): boolean {
@@ -78,6 +83,6 @@ export function mountMetrics(app: FastifyInstance, metrics: Metrics, access: Met
     if (access.token !== null && !tokenMatches(request.headers.authorization, access.token)) {
       return sendError(reply, request, new ApiError('unauthorized', 'metrics need "Authorization: Bearer <MARQUE_METRICS_TOKEN>"'));
     }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    return reply.type(metrics.registry.contentType).send(await (access.exposition ?? (() => metrics.registry.metrics()))());
   });
 }

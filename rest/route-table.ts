@@ -11,7 +11,7 @@ import { entityRoutes } from './routes/entities';
 import { firmRoutes } from './routes/firms';
 import { healthRoutes, type HealthDeps } from './routes/health';
 import { mediaRoutes } from './routes/media';
-import { imageSearchRoutes } from './routes/image-search';
+import { imageSearchRoutes, type ImageSearchDeps } from './routes/image-search';
 import { organizationRoutes } from './routes/organization';
 import { ownerRoutes } from './routes/owners';
 import { proceedingRoutes } from './routes/proceedings';
@@ -36,6 +36,8 @@ export interface RouteTableDeps {
   media?: MediaStore;
   /** Where image search reads marks and media records from; absent (route-table checks): no candidates. */
   store?: DocumentStore;
+  /** Image search's ANN indexes, the query OCR and the image_url fetcher; absent: none (no candidates, no logo_text, no image_url). */
+  imageSearch?: Omit<ImageSearchDeps, 'media' | 'store'>;
 }
 
 const API_KEYS_ONLY: OAuthMetadataDeps = { publicUrl: () => 'http://localhost', authUrl: null, scopes: [] };
@@ -50,7 +52,7 @@ export function buildRouteTable(deps: RouteTableDeps): RouteDef[] {
     ...referenceRoutes,
     ...trademarkSubResourceRoutes,
     ...mediaRoutes(deps.media ?? null),
-    ...imageSearchRoutes({ media: deps.media ?? null, store: deps.store ?? null }),
+    ...imageSearchRoutes({ ...deps.imageSearch, media: deps.media ?? null, store: deps.store ?? null }),
     ...suggestRoutes,
     ...analyticsRoutes,
     ...apiKeyRoutes,

@@ -36,6 +36,8 @@ export function registerWorkerMetrics(registry: Registry, store: DocumentStore, 
     help: 'Change-feed entries a worker has not read yet (counted up to 1000).',
     labelNames: ['worker'] as const,
     registers: [registry],
+    // Every HTTP process reads the same store: under `serve --workers N` one reading, not N summed.
+    aggregator: 'first',
     async collect() {
       for (const { name, backlog } of await read()) if (backlog !== null) this.set({ worker: name }, backlog.entries);
     },
@@ -45,6 +47,7 @@ export function registerWorkerMetrics(registry: Registry, store: DocumentStore, 
     help: 'Age of the oldest change-feed entry a worker has not read yet (0 when caught up).',
     labelNames: ['worker'] as const,
     registers: [registry],
+    aggregator: 'first',
     async collect() {
       for (const { name, backlog } of await read()) if (backlog !== null) this.set({ worker: name }, backlog.lagSeconds);
     },
@@ -53,6 +56,7 @@ export function registerWorkerMetrics(registry: Registry, store: DocumentStore, 
     name: 'marque_webhook_deliveries_pending',
     help: 'Webhook delivery attempts waiting to be sent (due now or scheduled retries).',
     registers: [registry],
+    aggregator: 'first',
     async collect() {
       this.set(await store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries).countDocuments({ status: 'pending' }));
     },

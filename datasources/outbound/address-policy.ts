@@ -75,12 +75,12 @@ export function forbiddenAddressKind(address: string): string | null {
   return null;
 }
 
-/** The validation error for the first forbidden address among `addresses`, or null when all are allowed. */
-export function addressRefusal(addresses: readonly LookupAddress[]): ApiError | null {
+/** The validation error (naming `parameter`) for the first forbidden address among `addresses`, or null when all are allowed. */
+export function addressRefusal(addresses: readonly LookupAddress[], parameter = 'url'): ApiError | null {
   for (const { address } of addresses) {
     const kind = forbiddenAddressKind(address);
     if (kind !== null)
-      return invalid('url', `must not resolve to a private, loopback, link-local or metadata address in production (resolved to ${address}: ${kind})`);
+      return invalid(parameter, `must not resolve to a private, loopback, link-local or metadata address in production (resolved to ${address}: ${kind})`);
   }
   return null;
 }
@@ -105,12 +105,12 @@ function asAddressList(address: string | LookupAddress[], family: number | undef
  * now is refused at delivery. Node calls no `lookup` for an IP-literal host; callers check those
  * with `ipLiteralHost` and `addressRefusal`.
  */
-export function guardedLookup(lookup: LookupFunction): LookupFunction {
+export function guardedLookup(lookup: LookupFunction, parameter = 'url'): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (error, address, family) => {
       if (error) return callback(error, '');
       const addresses = asAddressList(address, family);
-      const refusal = addressRefusal(addresses);
+      const refusal = addressRefusal(addresses, parameter);
       if (refusal) return callback(refusal, '');
       const first = addresses[0];
       if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');

@@ -1,8 +1,9 @@
 /**
- * The rules a webhook endpoint URL must meet, checked when an endpoint is created or its URL
- * changed (`checkOutboundUrl`) and again before every delivery (`parseOutboundUrl`, used by
- * post-json.ts). Every failure is the catalog's 400 `validation_error` naming the `url` parameter
- * and the rule, in words the customer can act on.
+ * The rules a URL of a server we do not run must meet: a webhook endpoint URL, checked when an
+ * endpoint is created or its URL changed (`checkOutboundUrl`) and again before every delivery
+ * (`parseOutboundUrl`, used by exchange.ts), and an image search's `image_url`. Every failure is
+ * the catalog's 400 `validation_error` naming the parameter (`url` unless told) and the rule, in
+ * words the customer can act on.
  *
  * Always: the URL must parse, use http or https, and carry no user name or password (credentials
  * in a URL end up in logs and stored endpoint records; a receiver authenticates deliveries by their
@@ -25,44 +26,47 @@ export interface OutboundUrlOptions {
   production: boolean;
   /** Resolver with the signature of `dns.lookup` (default `dns.lookup`); tests inject one. */
   lookup?: LookupFunction;
+  /** The request parameter the URL came in, named by every refusal (default `url`). */
+  parameter?: string;
 }
 
 /** Resolver error codes meaning "this name has no address", as opposed to "the resolver failed". */
 const NAME_DOES_NOT_RESOLVE = new Set(['ENOTFOUND', 'ENODATA']);
 
 /** `url` parsed, when it meets the rules that need no resolution; otherwise throws the rule's validation error. */
-export function parseOutboundUrl(url: string, production: boolean): URL {
+export function parseOutboundUrl(url: string, production: boolean, parameter = 'url'): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid('url', 'must be an absolute http or https URL');
+    throw invalid(parameter, 'must be an absolute http or https URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url', 'must use http or https');
-  if (parsed.username !== '' || parsed.password !== '') throw invalid('url', 'must not contain a user name or password');
-  if (production && parsed.protocol !== 'https:') throw invalid('url', 'must use https in production');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(parameter, 'must use http or https');
+  if (parsed.username !== '' || parsed.password !== '') throw invalid(parameter, 'must not contain a user name or password');
+  if (production && parsed.protocol !== 'https:') throw invalid(parameter, 'must use https in production');
   return parsed;
 }
 
 /** Checks an endpoint URL when it is created or changed; throws the validation error of the first rule it fails. */
 export async function checkOutboundUrl(url: string, options: OutboundUrlOptions): Promise<void> {
-  const parsed = parseOutboundUrl(url, options.production);
+  const parameter = options.parameter ?? 'url';
+  const parsed = parseOutboundUrl(url, options.production, parameter);
   if (!options.production) return;
   const literal = ipLiteralHost(parsed);
-  const addresses = literal === null ? await resolveHost(options.lookup ?? systemLookup, parsed.hostname) : [literal];
-  const refusal = addressRefusal(addresses);
+  const addresses = literal === null ? await resolveHost(options.lookup ?? systemLookup, parsed.hostname, parameter) : [literal];
+  const refusal = addressRefusal(addresses, parameter);
   if (refusal) throw refusal;
 }
 
-async function resolveHost(lookup: LookupFunction, hostname: string): ReturnType<typeof resolveAll> {
+async function resolveHost(lookup: LookupFunction, hostname: string, parameter: string): ReturnType<typeof resolveAll> {
   let addresses;
   try {
     addresses = await resolveAll(lookup, hostname);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    if (NAME_DOES_NOT_RESOLVE.has(code)) throw invalid('url', `host does not resolve (${hostname})`);
-    throw new ApiError('upstream_error', `url: the host name could not be resolved just now (${code}); try again`);
+    if (NAME_DOES_NOT_RESOLVE.has(code)) throw invalid(parameter, `host does not resolve (${hostname})`);
+    throw new ApiError('upstream_error', `${parameter}: the host name could not be resolved just now (${code}); try again`);
   }
-  if (addresses.length === 0) throw invalid('url', `host does not resolve (${hostname})`);
+  if (addresses.length === 0) throw invalid(parameter, `host does not resolve (${hostname})`);
   return addresses;
 }

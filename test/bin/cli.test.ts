@@ -64,6 +64,8 @@ describe('bin: the marque command line', function () {
       ['keys', 'create', '--org', 'org_x', '--scopes', 'nope'],
       ['orgs', 'create', '--name', 'x', '--plan', 'gold'],
       ['frobnicate'],
+      ['serve', '--workers', '0'],
+      ['serve', '--workers', 'many'],
     ]) {
       const error = await marque(dataDir, ...args).then(
         () => null,

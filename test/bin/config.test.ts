@@ -3,6 +3,7 @@
  * anything else, named by variable (README: Configuration).
  */
 import { expect } from 'chai';
+import { availableParallelism } from 'node:os';
 import { ConfigError, readConfig } from '../../bin/config';
 
 describe('bin/config: environment, workers and webhook timeouts', () => {
@@ -11,6 +12,13 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect(config.environment).to.equal('development');
     expect(config.workers).to.deep.equal(['indexer', 'watches', 'webhooks']);
     expect([config.webhookConnectTimeoutMs, config.webhookResponseTimeoutMs]).to.deep.equal([5_000, 10_000]);
+  });
+
+  it('runs one HTTP process per core unless MARQUE_WORKERS says otherwise (1 to 64)', () => {
+    expect(readConfig({}).serveWorkers).to.equal(availableParallelism());
+    expect(readConfig({ MARQUE_WORKERS: '3' }).serveWorkers).to.equal(3);
+    for (const bad of ['0', '65', 'two'])
+      expect(() => readConfig({ MARQUE_WORKERS: bad }), bad).to.throw(ConfigError, /MARQUE_WORKERS must be an integer from 1 to 64/);
   });
 
   it('reads MARQUE_ENV, MARQUE_FEED_WORKERS (a list, or none) and the timeouts', () => {

@@ -12,6 +12,7 @@ import { createEmbeddedDocumentStore } from '../../datasources/embedded/document
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import { ImageIndex } from '../../datasources/image-index';
 import type { DocumentStore, KeyValue } from '../../datasources/ports';
 import type { LimitsOverride, PlanName } from '../../domain/plans';
 import { COLLECTIONS } from '../../domain/records';
@@ -104,6 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
     kv: options.kv ?? createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
     media: withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store: rawStore }), rawStore),
+    images: new ImageIndex({ store: rawStore, directory: join(dir, 'image-index') }),
   };
   const indexer = new SearchIndexer(rawStore, adapters.search);
   await indexer.ensureIndexes();

@@ -1,0 +1,243 @@
+/**
+ * What image search searches: every mark image's fingerprint, computed once by the image indexer
+ * (workers/image-index.ts) and kept two ways:
+ *
+ * - a record per image in the DocumentStore collection `image_fingerprints` (keyed by media ID):
+ *   the mark, the SHA-256, the pHash, the `marque-handcrafted-v1` descriptor and the OCR'd logo
+ *   text. A query re-scores its candidates exactly from these, and a `media_id` query reuses its
+ *   image's record instead of computing anything.
+ * - three approximate-nearest-neighbour indexes (USearch HNSW, embedded/vector-index.ts) that find
+ *   the candidates without a scan: `visual` (the descriptor and those of its four views, a tenth
+ *   cut off each side, under one key: image-descriptors.ts; cosine), `phash` (the 64 pHash bits,
+ *   Hamming distance) and `text` (the logo text as 256 hashed character trigrams of its folded
+ *   words, cosine). Their key is the first 60 bits of the SHA-256 of the media ID (stored in the
+ *   record as `key`, indexed, to map a neighbour back).
+ *
+ * Persistence: the indexes are saved under `<dataDir>/image-index/` after each batch the indexer
+ * applies, and then the `meta` document `image_indexer_position` records the change-feed position
+ * they hold and a generation. Any process searching reloads the files when the generation moves
+ * (one `findOne` a search): the indexer may run in another process. The indexer and the route in
+ * one process share one instance, so there the generation is already current.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { COLLECTIONS } from '../domain/records';
+import { foldedWords } from '../domain/text';
+import { VectorIndex, type Neighbour } from './embedded/vector-index';
+import { DESCRIPTOR_DIMENSIONS, type ImageFingerprint } from './image-descriptors';
+import type { DocumentStore, StoredDocument } from './ports';
+
+export const IMAGE_INDEXER_CHECKPOINT_ID = 'image_indexer_position';
+/** Names the kind of index that answers, for `search_meta.index_version`. */
+export const ANN_INDEX_KIND = 'usearch-hnsw-m16';
+
+export type IndexedChannel = 'visual' | 'phash' | 'text';
+
+export interface ImageFingerprintDoc extends StoredDocument {
+  /** The ANN key, 15 hex digits (see `annKey`). */
+  key: string;
+  trademark_id: string;
+  checksum_sha256: string;
+  phash: string;
+  /** The descriptor's float32 bytes, base64. */
+  descriptor: string;
+  /** The descriptors of its views (a tenth cut off each side), the same way. */
+  views: string[];
+  /** OCR'd words ('' when none was read). */
+  logo_text: string;
+}
+
+interface CheckpointDoc extends StoredDocument {
+  position: string | null;
+  generation: string;
+}
+
+const TEXT_DIMENSIONS = 256;
+const RELOAD_PAGE = 1000;
+
+/**
+ * The stored image's ID (`img_`, the spec's "stored image") of the media item `med_<body>` it was
+ * indexed from: the same body, so the two map to each other without a look-up.
+ */
+export function imageIdOf(mediaId: string): string {
+  return `img_${mediaId.slice(mediaId.indexOf('_') + 1)}`;
+}
+
+/** The ANN key of a media ID: 60 bits of its SHA-256 (a collision among a million IDs has odds of about 1e-6). */
+export function annKey(mediaId: string): string {
+  return createHash('sha256').update(mediaId).digest('hex').slice(0, 15);
+}
+
+export function encodeDescriptor(descriptor: Float32Array): string {
+  return Buffer.from(descriptor.buffer, descriptor.byteOffset, descriptor.byteLength).toString('base64');
+}
+
+export function decodeDescriptor(encoded: string): Float32Array {
+  const bytes = Buffer.from(encoded, 'base64');
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/** The pHash's 64 bits as 0/1 values, most significant first. */
+export function phashBits(phash: string): Float32Array {
+  const value = BigInt(`0x${phash}`);
+  return Float32Array.from({ length: 64 }, (_, i) => Number((value >> BigInt(63 - i)) & 1n));
+}
+
+/** Hashed character trigrams of the folded words (each word padded with spaces), L2-normalised; null for no words. */
+export function textVector(text: string): Float32Array | null {
+  const words = foldedWords(text);
+  if (words.length === 0) return null;
+  const vector = new Float32Array(TEXT_DIMENSIONS);
+  for (const word of words) {
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const bucket =
+        createHash('md5')
+          .update(padded.slice(i, i + 3))
+          .digest()
+          .readUInt16BE(0) % TEXT_DIMENSIONS;
+      vector[bucket] = vector[bucket]! + 1;
+    }
+  }
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm);
+  return vector.map((value) => value / norm);
+}
+
+export interface ImageIndexOptions {
+  store: DocumentStore;
+  /** Folder of the index files (created on first save). */
+  directory: string;
+}
+
+export class ImageIndex {
+  private readonly vectors: Record<IndexedChannel, VectorIndex> = {
+    // The whole image and its views under one key.
+    visual: new VectorIndex({ metric: 'cos', dimensions: DESCRIPTOR_DIMENSIONS, multi: true }),
+    phash: new VectorIndex({ metric: 'hamming', dimensions: 64 }),
+    text: new VectorIndex({ metric: 'cos', dimensions: TEXT_DIMENSIONS }),
+  };
+  /** The generation the vectors in memory hold; null before anything is loaded. */
+  private generation: string | null = null;
+  private prepared: Promise<void> | null = null;
+
+  constructor(private readonly options: ImageIndexOptions) {}
+
+  get records() {
+    return this.options.store.collection<ImageFingerprintDoc>(COLLECTIONS.imageFingerprints);
+  }
+
+  private get checkpoints() {
+    return this.options.store.collection<CheckpointDoc>(COLLECTIONS.meta);
+  }
+
+  private file(channel: IndexedChannel): string {
+    return join(this.options.directory, `${channel}.usearch`);
+  }
+
+  /** Creates the record indexes (once per instance). */
+  prepare(): Promise<void> {
+    return (this.prepared ??= this.options.store.ensureIndexes([
+      { collection: COLLECTIONS.imageFingerprints, paths: ['key'] },
+      { collection: COLLECTIONS.imageFingerprints, paths: ['checksum_sha256'] },
+    ]));
+  }
+
+  /**
+   * The feed position the saved indexes hold, after loading them when another process saved a
+   * newer generation; undefined when there is nothing usable (never indexed, or files missing).
+   */
+  async refresh(): Promise<string | null | undefined> {
+    await this.prepare();
+    const checkpoint = await this.checkpoints.findOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
+    if (checkpoint === null) return undefined;
+    if (checkpoint.generation === this.generation) return checkpoint.position;
+    const channels = Object.keys(this.vectors) as IndexedChannel[];
+    if (!channels.every((channel) => existsSync(this.file(channel)))) return undefined;
+    for (const channel of channels) this.vectors[channel].load(this.file(channel));
+    this.generation = checkpoint.generation;
+    return checkpoint.position;
+  }
+
+  /** Stores an image's fingerprint and puts it in the three indexes (replacing what it had). */
+  async put(mediaId: string, trademarkId: string, checksum: string, fingerprint: ImageFingerprint, logoText: string): Promise<void> {
+    const key = annKey(mediaId);
+    const doc: ImageFingerprintDoc = {
+      _id: mediaId,
+      key,
+      trademark_id: trademarkId,
+      checksum_sha256: checksum,
+      phash: fingerprint.phash,
+      descriptor: encodeDescriptor(fingerprint.descriptor),
+      views: fingerprint.views.map(encodeDescriptor),
+      logo_text: logoText,
+    };
+    await this.records.replaceOne(doc);
+    this.addVectors(key, fingerprint.descriptor, fingerprint.views, fingerprint.phash, logoText);
+  }
+
+  private addVectors(key: string, descriptor: Float32Array, views: readonly Float32Array[], phash: string, logoText: string): void {
+    const label = BigInt(`0x${key}`);
+    this.vectors.visual.upsert(label, [descriptor, ...views]);
+    this.vectors.phash.upsert(label, [phashBits(phash)]);
+    const text = textVector(logoText);
+    if (text === null) this.vectors.text.remove(label);
+    else this.vectors.text.upsert(label, [text]);
+  }
+
+  async remove(mediaId: string): Promise<void> {
+    const label = BigInt(`0x${annKey(mediaId)}`);
+    for (const index of Object.values(this.vectors)) index.remove(label);
+    await this.records.deleteOne({ _id: mediaId });
+  }
+
+  /**
+   * Refills the indexes from the stored records (before a rebuild): the records are written one
+   * image at a time, so a rebuild cut short by a stop or a crash resumes where it was instead of
+   * fingerprinting and OCR-ing every image again.
+   */
+  async reloadFromRecords(): Promise<void> {
+    for (const index of Object.values(this.vectors)) index.clear();
+    for (let after = ''; ;) {
+      const page = await this.records.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: RELOAD_PAGE });
+      if (page.length === 0) return;
+      for (const doc of page) this.addVectors(doc.key, decodeDescriptor(doc.descriptor), doc.views.map(decodeDescriptor), doc.phash, doc.logo_text);
+      after = page[page.length - 1]!._id;
+    }
+  }
+
+  /** Saves the indexes, then records that they hold the feed up to `position`. */
+  async persist(position: string | null): Promise<void> {
+    mkdirSync(this.options.directory, { recursive: true, mode: 0o700 });
+    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].save(this.file(channel));
+    const generation = randomBytes(8).toString('hex');
+    await this.checkpoints.replaceOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID, position, generation });
+    this.generation = generation;
+  }
+
+  /** Images indexed (each has one pHash). */
+  get size(): number {
+    return this.vectors.phash.size;
+  }
+
+  /** The `k` nearest images to `vector` in one index. */
+  nearest(channel: IndexedChannel, vector: Float32Array, k: number): Neighbour[] {
+    return this.vectors[channel].search(vector, k);
+  }
+
+  /** The records of these ANN keys. */
+  byKeys(keys: readonly bigint[]): Promise<ImageFingerprintDoc[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.records.find({ key: { $in: keys.map((key) => key.toString(16).padStart(15, '0')) } });
+  }
+
+  byChecksum(checksum: string): Promise<ImageFingerprintDoc[]> {
+    return this.records.find({ checksum_sha256: checksum });
+  }
+
+  byMediaId(mediaId: string): Promise<ImageFingerprintDoc | null> {
+    return this.records.findOne({ _id: mediaId });
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The words written in a logo, for image search's `logo_text` channel: OCR with `tesseract.js`
+ * (Tesseract's LSTM engine compiled to WebAssembly, in a worker thread) and the English model from
+ * the `@tesseract.js-data/eng` package, read from node_modules: `langPath` is that package's
+ * folder and `cacheMethod: 'none'`, so nothing is downloaded (tesseract.js would otherwise fetch the
+ * model from a CDN) and nothing is written to a cache.
+ *
+ * One engine is one worker thread doing one recognition at a time (about 30 to 100 ms a logo once
+ * warm; starting it costs about a second and 100 MB). It starts on first use and stops after a
+ * minute unused, or on `close`, so an idle process holds no thread.
+ *
+ * What counts as text: words Tesseract reads with a confidence of at least 60 that hold at least
+ * two letters or digits (a device's circle read as "O", or a stray bar read as "|", is dropped).
+ */
+import { dirname, join } from 'node:path';
+import type sharp from 'sharp';
+import type { Worker } from 'tesseract.js';
+
+const MIN_CONFIDENCE = 60;
+const IDLE_MS = 60_000;
+/** Tesseract reads best with letters 20 px or more high: small images are enlarged to this width. */
+const MIN_WIDTH = 800;
+
+const ENGLISH_MODEL = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
+
+type Sharp = typeof sharp;
+let loadedSharp: Promise<Sharp> | null = null;
+const loadSharp = (): Promise<Sharp> => (loadedSharp ??= import('sharp').then((module) => module.default));
+
+export class LogoOcr {
+  private worker: Promise<Worker> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idle: NodeJS.Timeout | null = null;
+
+  private start(): Promise<Worker> {
+    return (this.worker ??= import('tesseract.js').then(async ({ createWorker, OEM }) => {
+      const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: ENGLISH_MODEL, gzip: true, cacheMethod: 'none', logger: () => undefined });
+      // PNGs carry no resolution Tesseract trusts; without one it warns on stderr at every image.
+      await worker.setParameters({ user_defined_dpi: '300' });
+      return worker;
+    }));
+  }
+
+  /** The logo's words, space-separated ('' when none is read); one recognition at a time per engine. */
+  recognize(bytes: Uint8Array): Promise<string> {
+    const run = this.queue.then(() => this.read(bytes));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(bytes: Uint8Array): Promise<string> {
+    if (this.idle !== null) clearTimeout(this.idle);
+    try {
+      const image = await prepare(bytes);
+      const worker = await this.start();
+      const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+      const words: string[] = [];
+      for (const block of data.blocks ?? [])
+        for (const paragraph of block.paragraphs)
+          for (const line of paragraph.lines)
+            for (const word of line.words) {
+              const text = word.text.trim();
+              if (word.confidence >= MIN_CONFIDENCE && (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2) words.push(text);
+            }
+      return words.join(' ');
+    } finally {
+      this.idle = setTimeout(() => void this.close(), IDLE_MS);
+      this.idle.unref();
+    }
+  }
+
+  /** Stops the engine's thread (the next recognition starts it again). */
+  async close(): Promise<void> {
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = null;
+    const worker = this.worker;
+    this.worker = null;
+    if (worker !== null) await (await worker).terminate();
+  }
+}
+
+/** Grey, transparency on white, enlarged when small: what Tesseract reads best. */
+async function prepare(bytes: Uint8Array): Promise<Buffer> {
+  const sharp = await loadSharp();
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const image = sharp(input, { limitInputPixels: 50_000_000 }).rotate().flatten({ background: '#ffffff' }).greyscale();
+  const { width = MIN_WIDTH } = await image.metadata();
+  return (width < MIN_WIDTH ? image.resize({ width: MIN_WIDTH }) : image).png({ compressionLevel: 1 }).toBuffer();
+}

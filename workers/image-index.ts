@@ -1,0 +1,152 @@
+/**
+ * The image indexer: keeps image search's fingerprints and ANN indexes (datasources/image-index.ts)
+ * in step with the marks' images, following the change feed of `media` (an image stored or
+ * replaced) and `generated_logos` (a demo logo planned, rendered here through the MediaStore).
+ *
+ * Each image of a mark is fingerprinted once: the pHash and descriptor (image-descriptors.ts) and
+ * the OCR of its text (logo-ocr.ts, this worker's own engine, so searches never queue behind it).
+ * An image whose SHA-256 has not changed since its record was written is skipped, so replaying a
+ * batch after a crash costs a look-up per image. After each batch the indexes are saved and the
+ * feed position recorded with them (ImageIndex.persist): a restart resumes there.
+ *
+ * With no usable saved index (first start, or the files are gone) it rebuilds from the store:
+ * every media record of a mark, then every generated logo not rendered yet, and resumes the feed
+ * from the position taken before the scan; the fingerprint records written so far survive a stop,
+ * so a rebuild resumes rather than restarts. It runs with the search indexer (worker `indexer`).
+ */
+import { fingerprintImage } from '../datasources/image-descriptors';
+import type { ImageIndex } from '../datasources/image-index';
+import { LogoOcr } from '../datasources/logo-ocr';
+import type { ChangeEvent, DocumentStore, MediaRecord, MediaStore, StoredDocument } from '../datasources/ports';
+import { COLLECTIONS } from '../domain/records';
+import { FeedLoop } from './feed-loop';
+
+const PAGE = 500;
+/** Images in progress at once: decoding and hashing run on libuv's pool while the OCR engine reads another. */
+const CONCURRENCY = 2;
+
+export interface ImageIndexerOptions {
+  onError?: (error: unknown) => void;
+  /** Rebuild progress (images indexed so far). */
+  onProgress?: (done: number) => void;
+}
+
+export class ImageIndexer {
+  readonly collections: readonly string[] = [COLLECTIONS.media, COLLECTIONS.generatedLogos];
+  private readonly loop: FeedLoop;
+  private readonly ocr = new LogoOcr();
+  /** Feed position read up to; undefined until loaded from the saved index. */
+  private position: string | null | undefined = undefined;
+  /**
+   * Set by `stop`: a rebuild or a batch can take minutes (OCR), so they end at the next image
+   * without saving the position; the next start resumes the rebuild, or replays the batch (cheap:
+   * images whose record has the same SHA-256 are skipped).
+   */
+  private stopping = false;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly media: MediaStore,
+    private readonly index: ImageIndex,
+    private readonly options: ImageIndexerOptions = {},
+  ) {
+    this.loop = new FeedLoop(
+      store,
+      async () => (await this.catchUp(), this.position ?? null),
+      options.onError ?? ((error) => console.error('image indexer:', error)),
+    );
+  }
+
+  /** Fingerprints the image `id` when it is a mark's and new or changed; drops it when it is gone. */
+  private async indexImage(id: string): Promise<void> {
+    const content = await this.media.get(id);
+    if (content === null || content.record.trademark_id === null) return this.index.remove(id);
+    const known = await this.index.byMediaId(id);
+    if (known !== null && known.checksum_sha256 === content.record.checksum_sha256) return;
+    const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: true }), this.ocr.recognize(content.bytes)]);
+    await this.index.put(id, content.record.trademark_id, content.record.checksum_sha256, fingerprint, text);
+  }
+
+  private async indexAll(ids: readonly string[]): Promise<void> {
+    let next = 0;
+    const work = async (): Promise<void> => {
+      while (next < ids.length && !this.stopping) await this.indexImage(ids[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, work));
+  }
+
+  /** Applies every change after the saved position; returns how many feed events it read. */
+  async catchUp(batchSize = PAGE): Promise<number> {
+    if (this.position === undefined) {
+      const saved = await this.index.refresh();
+      if (saved === undefined) await this.rebuild();
+      else this.position = saved;
+      if (this.stopping) return 0;
+    }
+    let total = 0;
+    for (;;) {
+      const batch = await this.store.readChanges(this.position ?? null, batchSize, this.collections);
+      if (batch.position === this.position) return total;
+      this.position = batch.position;
+      if (batch.events.length === 0) continue;
+      total += batch.events.length;
+      await this.apply(batch.events);
+      if (this.stopping) return total;
+      await this.index.persist(batch.position);
+    }
+  }
+
+  private async apply(events: readonly ChangeEvent[]): Promise<void> {
+    const touched = new Set<string>();
+    for (const event of events) {
+      // A rendered logo arrives as a media write as well; its generated_logos entry matters only until then.
+      if (event.collection === COLLECTIONS.generatedLogos && event.operation === 'delete') continue;
+      touched.add(event.documentId);
+    }
+    await this.indexAll([...touched]);
+  }
+
+  /**
+   * Fingerprints every mark image of the store not fingerprinted yet (or changed since), on top of
+   * the records already stored, then resumes the feed from before the scan. The position is saved
+   * only once the scan is whole: a rebuild cut short runs again at the next start, skipping what
+   * it had done.
+   */
+  async rebuild(): Promise<void> {
+    const position = await this.store.latestPosition();
+    await this.index.reloadFromRecords();
+    let done = 0;
+    const media = this.store.collection<MediaRecord>(COLLECTIONS.media);
+    for (let after = ''; ;) {
+      const page = await media.find({ _id: { $gt: after }, trademark_id: { $ne: null } }, { sort: { _id: 1 }, limit: PAGE });
+      if (page.length === 0 || this.stopping) break;
+      await this.indexAll(page.map((record) => record._id));
+      after = page[page.length - 1]!._id;
+      this.options.onProgress?.((done += page.length));
+    }
+    const logos = this.store.collection<StoredDocument>(COLLECTIONS.generatedLogos);
+    for (let after = ''; ;) {
+      const page = await logos.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE });
+      if (page.length === 0 || this.stopping) break;
+      const indexed = new Set((await this.index.records.findByIds(page.map((logo) => logo._id))).map((doc) => doc._id));
+      const pending = page.map((logo) => logo._id).filter((id) => !indexed.has(id));
+      await this.indexAll(pending);
+      after = page[page.length - 1]!._id;
+      this.options.onProgress?.((done += pending.length));
+    }
+    if (this.stopping) return;
+    await this.index.persist(position);
+    this.position = position;
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.loop.stop();
+    await this.ocr.close();
+  }
+}
