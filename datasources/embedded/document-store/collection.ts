@@ -1,7 +1,9 @@
 /**
  * One collection of the embedded DocumentStore: a table `(_id TEXT PRIMARY KEY, doc TEXT)`
  * holding each document as JSON. Writes read, change and write back documents in JavaScript
- * inside one transaction, and append their change-feed rows in that same transaction.
+ * inside one transaction, and append their change-feed rows in that same transaction (a row
+ * refers to the document; an overwrite or delete first hands the old JSON to the rows still
+ * referring to it: change-feed.ts).
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { Collection, Filter, FindOptions, StoredDocument, Update, UpdateOptions, UpdateResult } from '../../ports';
@@ -99,9 +101,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const insert = this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`);
     this.store.write(this.name, () => {
       for (const document of documents) {
-        const json = JSON.stringify(document);
-        insert.run(document._id, json);
-        this.recordWritten('insert', document, json);
+        insert.run(document._id, JSON.stringify(document));
+        this.recordWritten('insert', document);
       }
     });
   }
@@ -113,8 +114,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       const existing = this.store.statement(`SELECT doc FROM ${this.table} WHERE _id = ?`).pluck().get(document._id) as string | undefined;
       const json = JSON.stringify(document);
       if (existing === json) return;
+      if (existing !== undefined) this.store.feed.supersede(this.name, document._id, existing);
       this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`).run(document._id, json);
-      this.recordWritten(existing === undefined ? 'insert' : 'replace', document, json);
+      this.recordWritten(existing === undefined ? 'insert' : 'replace', document);
     });
   }
 
@@ -141,9 +143,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       const matched = this.store.statement(`SELECT _id, doc FROM ${this.table} WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as MatchedRow[];
       if (matched.length === 0 && upsert) {
         const document = buildUpsertDocument(filter, update);
-        const json = JSON.stringify(document);
-        this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(document._id, json);
-        this.recordWritten('insert', document, json);
+        this.store.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(document._id, JSON.stringify(document));
+        this.recordWritten('insert', document);
         return { matchedCount: 0, modifiedCount: 0, upsertedId: document._id };
       }
       const write = this.store.statement(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`);
@@ -152,8 +153,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         const updated = applyUpdate(JSON.parse(row.doc) as StoredDocument, update, false);
         const json = JSON.stringify(updated);
         if (json === row.doc) continue;
+        this.store.feed.supersede(this.name, row._id, row.doc);
         write.run(json, row._id);
-        this.recordWritten('update', updated, json);
+        this.recordWritten('update', updated);
         modifiedCount++;
       }
       return { matchedCount: matched.length, modifiedCount, upsertedId: null };
@@ -164,19 +166,22 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     await this.store.gate.waitOutside();
     return this.store.write(this.name, () => {
       const where = this.where(filter);
-      const sql = `DELETE FROM ${this.table} WHERE _id IN (SELECT _id FROM ${this.table} WHERE ${where.sql} LIMIT ?) RETURNING _id`;
-      const deleted = this.store
-        .statement(sql)
-        .pluck()
-        .all(...where.params, limit) as string[];
-      for (const id of deleted) this.store.feed.append(this.name, 'delete', id, null);
+      // The deleted JSON is read back only when change rows may still refer to it (a collection
+      // nobody feeds, such as the request logs retention prunes by the thousand, never has any).
+      const referred = this.store.feed.refersInto(this.name);
+      const sql = `DELETE FROM ${this.table} WHERE _id IN (SELECT _id FROM ${this.table} WHERE ${where.sql} LIMIT ?) RETURNING _id${referred ? ', doc' : ''}`;
+      const deleted = this.store.statement(sql).all(...where.params, limit) as Array<Pick<MatchedRow, '_id'> & Partial<MatchedRow>>;
+      for (const row of deleted) {
+        if (row.doc !== undefined) this.store.feed.supersede(this.name, row._id, row.doc);
+        this.store.feed.append(this.name, 'delete', row._id);
+      }
       return deleted.length;
     });
   }
 
-  private recordWritten(operation: 'insert' | 'update' | 'replace', document: StoredDocument, json: string): void {
+  private recordWritten(operation: 'insert' | 'update' | 'replace', document: StoredDocument): void {
     this.store.arrayPaths.record(this.name, document);
-    this.store.feed.append(this.name, operation, document._id, json);
+    this.store.feed.append(this.name, operation, document._id);
   }
 
   private where(filter: FilterNode): SqlFragment {

@@ -102,6 +102,39 @@ describe('embedded DocumentStore', function () {
     expect((await store.readChanges(null, 10)).events.map((event) => event.documentId)).to.deep.equal(['tm_1']);
   });
 
+  it('keeps each change row reading as the document right after its change when a store that feeds nothing overwrites it', async function () {
+    const feeding = open({ feedCollections: ['marks'] });
+    const silent = open({ feedCollections: [] });
+    await feeding.collection<Doc>('marks').insertOne({ _id: 'tm_1', v: 1 });
+    await feeding.collection<Doc>('marks').replaceOne({ _id: 'tm_1', v: 2 });
+    await silent.collection<Doc>('marks').updateOne({ _id: 'tm_1' }, { $set: { v: 3 } });
+    await feeding.collection<Doc>('marks').insertOne({ _id: 'tm_2', v: 1 });
+    await silent.collection<Doc>('marks').deleteOne({ _id: 'tm_2' });
+    const events = (await feeding.readChanges(null, 10)).events;
+    expect(events.map((event) => [event.operation, event.documentId, event.document])).to.deep.equal([
+      ['insert', 'tm_1', { _id: 'tm_1', v: 1 }],
+      ['replace', 'tm_1', { _id: 'tm_1', v: 2 }],
+      ['insert', 'tm_2', { _id: 'tm_2', v: 1 }],
+    ]);
+  });
+
+  it('reads change rows written with their document copied (data directories from before change rows referred to documents)', async function () {
+    const store = createEmbeddedDocumentStore({ path: file });
+    await store.collection<Doc>('marks').insertOne({ _id: 'tm_1', v: 2 });
+    await store.close();
+    // The older format: every row carried its document, whatever the table holds now.
+    const db = new Database(file);
+    db.prepare(`UPDATE _changes SET document = '{"_id":"tm_1","v":1}'`).run();
+    db.close();
+    const reopened = open();
+    expect((await reopened.readChanges(null, 10)).events.map((event) => event.document)).to.deep.equal([{ _id: 'tm_1', v: 1 }]);
+    await reopened.collection<Doc>('marks').replaceOne({ _id: 'tm_1', v: 3 });
+    expect((await reopened.readChanges(null, 10)).events.map((event) => event.document)).to.deep.equal([
+      { _id: 'tm_1', v: 1 },
+      { _id: 'tm_1', v: 3 },
+    ]);
+  });
+
   it('reads changes from the beginning of the file with a null position', async function () {
     const store = open();
     await store.collection<Doc>('marks').insertMany([{ _id: 'tm_1' }, { _id: 'tm_2' }]);

@@ -25,19 +25,34 @@ export function children(element: XmlElement | null, name: string): XmlElement[]
   return element === null ? [] : element.children.filter((candidate) => candidate.name === name);
 }
 
+/** Paths split once: the mappers look up the same few dozen paths in every record. */
+const splitPaths = new Map<string, readonly string[]>();
+
+function stepsOf(path: string): readonly string[] {
+  let steps = splitPaths.get(path);
+  if (steps === undefined) {
+    steps = path.split('/');
+    splitPaths.set(path, steps);
+  }
+  return steps;
+}
+
+function walk(element: XmlElement | null, steps: readonly string[], count: number): XmlElement | null {
+  let current = element;
+  for (let i = 0; i < count; i++) current = child(current, steps[i]!);
+  return current;
+}
+
 /** The element at a slash-separated path of child names (`case-file-header/status-code`), or null. */
 export function at(element: XmlElement | null, path: string): XmlElement | null {
-  let current = element;
-  for (const name of path.split('/')) current = child(current, name);
-  return current;
+  const steps = stepsOf(path);
+  return walk(element, steps, steps.length);
 }
 
 /** Every element at a path whose last step may repeat (`case-file-owners/case-file-owner`). */
 export function allAt(element: XmlElement | null, path: string): XmlElement[] {
-  const steps = path.split('/');
-  const last = steps.pop()!;
-  const parent = steps.length === 0 ? element : at(element, steps.join('/'));
-  return children(parent, last);
+  const steps = stepsOf(path);
+  return children(walk(element, steps, steps.length - 1), steps[steps.length - 1]!);
 }
 
 /** Trimmed text at a path; null when the element is absent or empty. */

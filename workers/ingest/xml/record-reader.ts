@@ -104,7 +104,7 @@ export class XmlRecordReader {
       this.recordLine = this.parser.line;
     }
     const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) if (!key.startsWith('xmlns')) attributes[localName(key)] = value;
+    for (const key in tag.attributes) if (!key.startsWith('xmlns')) attributes[localName(key)] = tag.attributes[key]!;
     const element: XmlElement = { name, attributes, children: [], text: '' };
     this.stack[this.stack.length - 1]?.children.push(element);
     this.stack.push(element);
