@@ -102,8 +102,8 @@ export function rangeParams(field: string, kind: 'date' | 'timestamp', what: str
   }));
 }
 
-function parseScalar(spec: ParamSpec, raw: string): string | number | boolean {
-  const { kind, name } = spec;
+/** `name` is the parameter as the error detail names it (`items[3].filing_date`). */
+function parseScalar(kind: ParamKind, name: string, raw: string): string | number | boolean {
   switch (kind.type) {
     case 'string': {
       if (raw.length === 0) throw invalid(name, 'must not be empty');
@@ -172,19 +172,21 @@ function parseObjects(name: string, value: unknown, kind: Extract<ParamKind, { t
       item_count_limit: kind.batchLimit,
     });
   }
-  return value.map((item: unknown, i) => {
-    const itemName = `${name}[${i}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalid(itemName, 'must be a JSON object');
-    return parseJsonParams(item as Record<string, unknown>, kind.fields, `${itemName}.`);
-  });
+  const parsed: ParsedParams[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalid(`${name}[${i}]`, 'must be a JSON object');
+    parsed[i] = parseJsonParams(item as Record<string, unknown>, kind.fields, `${name}[${i}].`);
+  }
+  return parsed;
 }
 
-function parseValue(spec: ParamSpec, raw: string): ParamValue {
-  if (!spec.array) return parseScalar(spec, raw);
+function parseValue(spec: ParamSpec, name: string, raw: string): ParamValue {
+  if (!spec.array) return parseScalar(spec.kind, name, raw);
   const items = raw.split(',');
-  if (items.some((item) => item.length === 0)) throw invalid(spec.name, 'must be a comma-separated list without empty items');
-  if (spec.maxItems !== undefined && items.length > spec.maxItems) throw invalid(spec.name, `must list at most ${spec.maxItems} values`);
-  return items.map((item) => parseScalar(spec, item) as string | number);
+  if (items.some((item) => item.length === 0)) throw invalid(name, 'must be a comma-separated list without empty items');
+  if (spec.maxItems !== undefined && items.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);
+  return items.map((item) => parseScalar(spec.kind, name, item) as string | number);
 }
 
 function applyDefaults(specs: readonly ParamSpec[], out: ParsedParams, context = ''): ParsedParams {
@@ -198,11 +200,26 @@ function applyDefaults(specs: readonly ParamSpec[], out: ParsedParams, context =
 }
 
 /**
+ * The specs of a route (or of a batch item) by name, built once per spec list: a batch parses up to
+ * 1,000 items against the same list, and the index is the same for all of them.
+ */
+const specIndexes = new WeakMap<readonly ParamSpec[], ReadonlyMap<string, ParamSpec>>();
+
+function specIndex(specs: readonly ParamSpec[]): ReadonlyMap<string, ParamSpec> {
+  let index = specIndexes.get(specs);
+  if (index === undefined) {
+    index = new Map(specs.map((s) => [s.name, s]));
+    specIndexes.set(specs, index);
+  }
+  return index;
+}
+
+/**
  * Parses a raw query string (without `?`) by the specs. Unknown parameters are rejected so that a
  * misspelt filter never silently widens a search.
  */
 export function parseQueryString(rawQuery: string, specs: readonly ParamSpec[]): ParsedParams {
-  const byName = new Map(specs.map((s) => [s.name, s]));
+  const byName = specIndex(specs);
   const seen = new Map<string, string[]>();
   for (const [key, value] of new URLSearchParams(rawQuery)) {
     if (/[[\]]/.test(key)) throw invalid(key, 'bracketed keys are not accepted; send arrays comma-separated (a=x,y)');
@@ -215,16 +232,17 @@ export function parseQueryString(rawQuery: string, specs: readonly ParamSpec[]):
   for (const [key, values] of seen) {
     const spec = byName.get(key) as ParamSpec;
     if (values.length > 1 && !spec.array) throw invalid(key, 'was given more than once but takes a single value');
-    out[key] = parseValue(spec, values.join(','));
+    out[key] = parseValue(spec, key, values.join(','));
   }
   return applyDefaults(specs, out);
 }
 
 /** The JSON-body twin of `parseQueryString`: JSON types are accepted, and so are the string forms. */
 export function parseJsonParams(body: Record<string, unknown>, specs: readonly ParamSpec[], context = ''): ParsedParams {
-  const byName = new Map(specs.map((s) => [s.name, s]));
+  const byName = specIndex(specs);
   const out: ParsedParams = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     const spec = byName.get(key);
     const name = `${context}${key}`;
     if (!spec) throw invalid(name, `is not a field of this request body (accepted: ${specs.map((s) => s.name).join(', ')})`);
@@ -232,7 +250,6 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
       if (value === null && spec.nullable) out[key] = null;
       continue;
     }
-    const named: ParamSpec = { ...spec, name };
     if (spec.kind.type === 'objects') {
       out[key] = parseObjects(name, value, spec.kind);
     } else if (spec.kind.type === 'stringMap') {
@@ -244,9 +261,12 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
     } else if (spec.array && Array.isArray(value)) {
       if (value.length === 0) throw invalid(name, 'must not be an empty array');
       if (spec.maxItems !== undefined && value.length > spec.maxItems) throw invalid(name, `must list at most ${spec.maxItems} values`);
-      out[key] = value.map((item, i) => parseScalar({ ...named, name: `${name}[${i}]` }, jsonScalarToString(`${name}[${i}]`, item, spec)) as string | number);
+      out[key] = value.map((item, i) => {
+        const itemName = `${name}[${i}]`;
+        return parseScalar(spec.kind, itemName, jsonScalarToString(itemName, item, spec)) as string | number;
+      });
     } else {
-      out[key] = parseValue(named, jsonScalarToString(name, value, spec));
+      out[key] = parseValue(spec, name, jsonScalarToString(name, value, spec));
     }
   }
   return applyDefaults(specs, out, context);

@@ -58,21 +58,29 @@ function checkBatchSize(count: number): void {
   }
 }
 
+const dateError = (name: string, value: string) => invalid(name, `must be a date written YYYY-MM-DD (got '${value}')`);
+
 function checkDate(name: string, value: string | null | undefined): void {
-  if (value != null && !isIsoDate(value)) throw invalid(name, `must be a date written YYYY-MM-DD (got '${value}')`);
+  if (value != null && !isIsoDate(value)) throw dateError(name, value);
 }
 
 /** A bounded list always fits one page. */
 const onePage = <T>(data: T[]) => ({ data, has_more: false, pagination: { cursor: null } });
 
-function toDeadlineInput(item: DeadlineItemArgs, index: number): DeadlineInput {
-  const input: DeadlineInput = { jurisdiction: item.jurisdiction, filing_route: item.filing_route ?? null, status: item.status ?? null };
-  for (const field of TRIGGER_FIELDS) {
-    const value = item[field];
-    checkDate(`items[${index}].${field}`, value);
-    if (value != null) input[field] = value;
+/**
+ * Checks the dates of every item. The items (the coerced variables, this request's own objects)
+ * are already the computation's input, absent and null members alike, so none is copied.
+ */
+function checkItemDates(items: readonly DeadlineItemArgs[]): readonly DeadlineInput[] {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    for (const field of TRIGGER_FIELDS) {
+      const value = item[field];
+      // The detail's name is built only for a refused date: a batch checks thousands of good ones.
+      if (value != null && !isIsoDate(value)) throw dateError(`items[${index}].${field}`, value);
+    }
   }
-  return input;
+  return items;
 }
 
 function computeDeadlines(args: ComputeDeadlinesArgs, ctx: RequestContext) {
@@ -82,9 +90,8 @@ function computeDeadlines(args: ComputeDeadlinesArgs, ctx: RequestContext) {
   if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS) {
     throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS} (got ${horizonYears})`);
   }
-  const inputs = args.items.map(toDeadlineInput);
   return onePage(
-    computeDeadlinesBatch(ruleCorpus, inputs, {
+    computeDeadlinesBatch(ruleCorpus, checkItemDates(args.items), {
       ...(args.as_of_date ? { asOfDate: args.as_of_date } : {}),
       now: ctx.services.now(),
       horizonYears,
@@ -100,7 +107,7 @@ function computeOppositionWindows(args: ComputeOppositionWindowsArgs, ctx: Reque
   const now = ctx.services.now();
   return onePage(
     args.items.map((item, i) => {
-      checkDate(`items[${i}].publication_date`, item.publication_date);
+      if (!isIsoDate(item.publication_date)) throw dateError(`items[${i}].publication_date`, item.publication_date);
       const window = computeOppositionWindow(
         ruleCorpus,
         {

@@ -263,6 +263,23 @@ describe('REST: deadlines and opposition windows', function () {
       });
     }
 
+    it('gives /graphql callers the same detail for a bad item date as the REST body parser', async function () {
+      const query = 'query ($items: [DeadlineItemInput!]!) { computeDeadlines(items: $items) { data { supported } } }';
+      const items = [usRegistered, { jurisdiction: 'US', registration_date: '2020-05-05', expiry_date: '2030-02-29' }];
+      const response = await app.post('/graphql', { query, variables: { items } });
+      const body = (await response.json()) as { errors?: Array<{ extensions: { type: string; detail: string } }> };
+      expect(body.errors?.[0]?.extensions, JSON.stringify(body)).to.include({
+        type: 'validation_error',
+        detail: "items[1].expiry_date: must be a date written YYYY-MM-DD (got '2030-02-29')",
+      });
+      await expectError(
+        await app.post('/v1/deadlines/compute', { items }),
+        400,
+        'validation_error',
+        "items[1].expiry_date: must be a date written YYYY-MM-DD (got '2030-02-29')",
+      );
+    });
+
     it('needs a key with trademarks:read', async function () {
       await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, null), 401, 'unauthorized');
       await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, app.keys.billingOnly), 403, 'forbidden');

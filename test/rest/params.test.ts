@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { apiErrorOf } from '../support/api-error';
-import { assertRangesOrdered } from '../../domain/validation';
+import { assertRangesOrdered, isIsoDate } from '../../domain/validation';
 import { parseJsonParams, parseQueryString, rangeParams, type ParamSpec } from '../../rest/params';
 
 const specs: ParamSpec[] = [
@@ -66,6 +66,23 @@ describe('rest/params: request conventions', () => {
     rejects(() => parseQueryString('filing_date_gte=2024-1-5', specs), 'validation_error', 'filing_date_gte');
   });
 
+  it('applies the Gregorian leap-year rule and the exact YYYY-MM-DD shape', () => {
+    // Every 4th year is leap, but not centuries, except every 400th year.
+    for (const date of ['2000-02-29', '2024-02-29', '2400-02-29', '0004-02-29', '2025-12-31', '2025-04-30']) {
+      expect(isIsoDate(date), date).to.equal(true);
+    }
+    for (const date of ['1900-02-29', '2100-02-29', '2025-02-29', '2025-04-31', '2025-00-10', '2025-01-00', '2025-01-32']) {
+      expect(isIsoDate(date), date).to.equal(false);
+    }
+    // Year 0000 has no 29 February on any door (the accepted set predates the Date-free check).
+    expect(isIsoDate('0000-02-28')).to.equal(true);
+    expect(isIsoDate('0000-02-29')).to.equal(false);
+    // Only ASCII digits, only hyphens, nothing before or after.
+    for (const date of ['２０２５-01-01', '2025/01/01', '+2025-01-01', '2025-01-01\n', ' 2025-01-01', '2025-01-01T00:00:00Z', '20250101']) {
+      expect(isIsoDate(date), JSON.stringify(date)).to.equal(false);
+    }
+  });
+
   it('normalizes ISO timestamps to UTC and accepts date-only timestamps', () => {
     expect(parseQueryString('updated_at_gte=2026-03-01T10:00:00%2B02:00', specs).updated_at_gte).to.equal('2026-03-01T08:00:00.000Z');
     expect(parseQueryString('updated_at_gte=2026-03-01', specs).updated_at_gte).to.equal('2026-03-01T00:00:00.000Z');
@@ -91,6 +108,44 @@ describe('rest/params: request conventions', () => {
     rejects(() => parseJsonParams({ has_media: 1 }, specs), 'validation_error', 'has_media: has the wrong JSON type');
     rejects(() => parseJsonParams({ nice_classes: [9, 99] }, specs), 'validation_error', 'nice_classes[1]: must be an integer from 1 to 45');
     rejects(() => parseJsonParams({ colour: 'red' }, specs), 'validation_error', 'colour: is not a field of this request body');
+  });
+
+  it('parses every item of an objects parameter by its fields, naming a refused item field by its index', () => {
+    const itemFields: ParamSpec[] = [
+      { name: 'office', kind: { type: 'string', maxLength: 4, uppercase: true }, required: true, description: '' },
+      { name: 'day', kind: { type: 'date' }, description: '' },
+      { name: 'count', kind: { type: 'integer', min: 1, max: 9 }, default: 1, description: '' },
+    ];
+    const batch: ParamSpec[] = [{ name: 'items', kind: { type: 'objects', fields: itemFields, batchLimit: 3 }, required: true, description: '' }];
+    expect(
+      parseJsonParams(
+        {
+          items: [
+            { office: 'us', day: '2024-02-29' },
+            { count: '3', office: 'em' },
+          ],
+        },
+        batch,
+      ),
+    ).to.deep.equal({
+      items: [
+        { office: 'US', day: '2024-02-29', count: 1 },
+        { count: 3, office: 'EM' },
+      ],
+    });
+    rejects(
+      () => parseJsonParams({ items: [{ office: 'us' }, { office: 'em', day: '2023-02-29' }] }, batch),
+      'validation_error',
+      "items[1].day: must be a date written YYYY-MM-DD (got '2023-02-29')",
+    );
+    rejects(() => parseJsonParams({ items: [{ office: 'us' }, { day: '2024-01-01' }] }, batch), 'validation_error', 'items[1].office: is required');
+    rejects(
+      () => parseJsonParams({ items: [{ office: 'us', colour: 'red' }] }, batch),
+      'validation_error',
+      'items[0].colour: is not a field of this request body',
+    );
+    // The same fields parse a body of their own too, with unprefixed names.
+    rejects(() => parseJsonParams({ office: 'us', day: '2023-02-29' }, itemFields), 'validation_error', 'day: must be a date');
   });
 });
 
