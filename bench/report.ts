@@ -165,5 +165,9 @@ At rest: ${mib(f.rssAtRest.one)} with 1 worker, ${mib(f.rssAtRest.many)} with ${
 | detail req/s, ${n} workers / 1 worker ≥ 1.5× | ${scaling.toFixed(2)}× | ${goal(scaling >= 1.5)} |
 | seed of 1M marks < 180 s | ${int(f.seed.seconds)} s for ${int(f.seed.marks)} marks | ${f.seed.marks >= 1_000_000 ? goal(f.seed.seconds < 180) : 'not measured at 1M in this run'} |
 
+The search-with-q rows repeat 50 words: after the warm-up each is answered from its kept match set
+(ARCHITECTURE.md, kept matches), which any change of the index drops. A text searched for the
+first time costs what \`npm run bench:queries\` reports in the analysis below.
+
 ${analysis}`;
 }
