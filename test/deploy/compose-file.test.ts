@@ -44,6 +44,7 @@ interface Service {
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: Healthcheck;
   ports?: Array<string | JsonObject>;
+  volumes?: Array<string | JsonObject>;
 }
 
 interface ComposeFile {
@@ -300,6 +301,14 @@ describe('deploy: docker-compose.yml', () => {
       expect(commandOf(services[service]!), service).to.deep.equal(['worker', worker]);
       expect(environmentOf(services[service]!), service).not.to.have.property('MARQUE_FEED_WORKERS');
     }
+  });
+
+  it('mounts the API data volume on the indexer worker, whose image indexer reads the media files and writes the image-search indexes the API reads', () => {
+    const dataVolume = (services.api!.volumes ?? []).find((volume) => typeof volume === 'string' && volume.endsWith(':/var/lib/marque'));
+    expect(dataVolume, 'the API keeps its data directory on a volume').to.be.a('string');
+    expect(services['worker-indexer']!.volumes ?? []).to.include(dataVolume);
+    // Both keep the image's MARQUE_DATA_DIR (/var/lib/marque), where the volume is mounted.
+    for (const name of ['api', 'worker-indexer']) expect(environmentOf(services[name]!), name).not.to.have.property('MARQUE_DATA_DIR');
   });
 
   it('points every Marque service at the three engines by their service names', () => {
