@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDataset, type Dataset } from './dataset';
 import { mixedItems } from './deadline-items';
-import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
+import { PROJECT_ROOT, residentBytes, startMarqueServe, type Child } from './processes';
 import { machineDescription } from './report';
 import { envInt, percentile } from './samples';
 
@@ -139,10 +139,8 @@ const row = (label: string, sorted: readonly number[]): string =>
 
 async function main(): Promise<void> {
   const dataset = await prepareDataset(join(PROJECT_ROOT, '.tmp', 'bench-data'), settings.marks);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = { MARQUE_DATA_DIR: dataset.dir, HOST: '127.0.0.1', PORT: String(port), MARQUE_DEMO_MARKS: '0', MARQUE_LOG_LEVEL: 'silent' };
-  const server: Child = await startChild('marque serve', nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"]), env, `${base}/health/live`, base);
+  const server: Child = await startMarqueServe(dataset.dir);
+  const base = server.url;
   try {
     const key = dataset.apiKey;
     // The fragment bomb of finding 3.

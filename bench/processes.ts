@@ -86,3 +86,38 @@ export function residentBytes(pid: number): number {
   }
   return ownResidentBytes(pid) + children.reduce((sum, child) => sum + ownResidentBytes(child), 0);
 }
+
+export interface ServeOptions {
+  /** HTTP processes (MARQUE_WORKERS; default 1: the bench names what it compares). */
+  workers?: number;
+  /** Write a CPU profile of every process to .tmp/bench-prof/. */
+  profile?: boolean;
+}
+
+/**
+ * A real `marque serve` (from the sources, through ts-node) on `dataDir`, on a free loopback port,
+ * silent, without a demo, and without the change-feed workers: nothing writes the feed during a
+ * bench, and two servers on one data directory need not both follow it.
+ */
+export async function startMarqueServe(dataDir: string, options: ServeOptions = {}): Promise<Child> {
+  const workers = options.workers ?? 1;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const profileArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(PROJECT_ROOT, '.tmp', 'bench-prof')}`] : [];
+  const env = {
+    MARQUE_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    MARQUE_DEMO_MARKS: '0',
+    MARQUE_LOG_LEVEL: 'silent',
+    MARQUE_WORKERS: String(workers),
+    MARQUE_FEED_WORKERS: 'none',
+  };
+  return startChild(
+    `marque serve --workers ${workers}`,
+    nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs),
+    env,
+    `${base}/health/live`,
+    base,
+  );
+}

@@ -20,7 +20,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { prepareDataset, type Dataset } from './dataset';
 import { computeRequestBody, mixedItems } from './deadline-items';
-import { freePort, nodeArgs, PROJECT_ROOT, startChild, type Child } from './processes';
+import { PROJECT_ROOT, startMarqueServe } from './processes';
 import { envInt, percentile } from './samples';
 
 /** The same requests bench/run.ts loads the server with. */
@@ -101,14 +101,6 @@ function cpuMilliseconds(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-async function startServer(dataset: Dataset, profile: boolean): Promise<Child> {
-  const port = await freePort();
-  const profileArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(PROJECT_ROOT, '.tmp', 'bench-prof')}`] : [];
-  const env = { MARQUE_DATA_DIR: dataset.dir, HOST: '127.0.0.1', PORT: String(port), MARQUE_DEMO_MARKS: '0', MARQUE_LOG_LEVEL: 'silent', MARQUE_WORKERS: '1' };
-  const base = `http://127.0.0.1:${port}`;
-  return startChild('marque serve', nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs), env, `${base}/health/live`, base);
-}
-
 async function main(): Promise<void> {
   const marks = envInt('BENCH_MARKS', 20_000);
   const perKind = envInt('BENCH_REQUESTS', 400);
@@ -121,7 +113,7 @@ async function main(): Promise<void> {
   }
   const dataset = await prepareDataset(root, marks);
   const selected = kinds(dataset).filter((kind) => !only || only.includes(kind.name));
-  const server = await startServer(dataset, process.env.BENCH_PROFILE === '1');
+  const server = await startMarqueServe(dataset.dir, { profile: process.env.BENCH_PROFILE === '1' });
   try {
     const base = new URL(server.url);
     const send = (kind: Kind, turn: number) => timed(base, dataset.apiKey, kind.requests[turn % kind.requests.length]!);

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { prepareDataset, type Dataset } from './dataset';
 import { computeRequestBody, mixedItems } from './deadline-items';
 import { measure, measureAlternating, type LoadResult, type LoadSpec } from './load';
-import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, type Child } from './processes';
+import { freePort, nodeArgs, PROJECT_ROOT, residentBytes, startChild, startMarqueServe, type Child } from './processes';
 import { machineDescription, renderReport, type Figures, type HeavyFigures } from './report';
 import { envInt } from './samples';
 
@@ -36,33 +36,6 @@ const TMP = join(PROJECT_ROOT, '.tmp');
 const BATCH_IDS = 100;
 const DEADLINE_ITEMS = 1000;
 const SEARCH_OFFICES = ['US', 'EM', 'GB', 'CN', 'JP', 'DE', 'FR', 'AU', 'CA', 'KR'];
-
-/**
- * `marque serve` with `workers` HTTP processes. The change-feed workers are left out
- * (MARQUE_FEED_WORKERS=none): nothing writes the feed during the bench, and two servers on one
- * data directory need not both follow it.
- */
-async function startRealServer(dataset: Dataset, workers: number): Promise<Child> {
-  const port = await freePort();
-  const profileArgs = settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(TMP, 'bench-prof')}`] : [];
-  const env = {
-    MARQUE_DATA_DIR: dataset.dir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    MARQUE_DEMO_MARKS: '0',
-    MARQUE_LOG_LEVEL: 'silent',
-    MARQUE_WORKERS: String(workers),
-    MARQUE_FEED_WORKERS: 'none',
-  };
-  const base = `http://127.0.0.1:${port}`;
-  return startChild(
-    `marque serve --workers ${workers}`,
-    nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs),
-    env,
-    `${base}/health/live`,
-    base,
-  );
-}
 
 async function startDirectControl(dataset: Dataset, workers: number): Promise<Child> {
   const port = await freePort();
@@ -107,8 +80,8 @@ async function main(): Promise<void> {
     ...spec,
   });
   try {
-    const one = await start(startRealServer(dataset, 1));
-    const many = await start(startRealServer(dataset, settings.workers));
+    const one = await start(startMarqueServe(dataset.dir, { workers: 1, profile: settings.profile }));
+    const many = await start(startMarqueServe(dataset.dir, { workers: settings.workers, profile: settings.profile }));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssAtRest = { one: residentBytes(one.process.pid!), many: residentBytes(many.process.pid!) };
     const detailPaths = dataset.ids.map((id) => `/v1/trademarks/${id}`);
