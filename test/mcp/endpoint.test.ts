@@ -227,7 +227,7 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
 
   it('tool calls are metered and logged like the routes behind them, with the key', async () => {
     await call('list_jurisdictions');
-    await app.server.requestLog.flush();
+    await app.flushRequestLogs();
     const rows = await app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).find({ route: '/v1/jurisdictions' });
     expect(rows.length).to.be.at.least(1);
     expect(rows.at(-1)).to.include({ organization_id: app.organizationId, method: 'GET', status_code: 200 });
@@ -315,7 +315,7 @@ describe('mcp: OAuth 2.1 access tokens (issue 17)', function () {
     } finally {
       await client.close();
     }
-    await app.server.requestLog.flush();
+    await app.flushRequestLogs();
     const [row] = await app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).find({ route: '/v1/offices' });
     expect(row).to.include({ organization_id: app.organizationId, api_key_id: null, status_code: 200 });
 

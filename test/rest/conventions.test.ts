@@ -174,14 +174,14 @@ describe('REST: requests the router or Node refuse still get the catalog envelop
   };
 
   it('400 validation_error for a path with malformed percent-encoding', async () => {
-    const exchange = await rawRequest(app.baseUrl, `GET /v1/trademarks/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`);
+    const exchange = await rawRequest(app.directUrl, `GET /v1/trademarks/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`);
     expect(exchange.status).to.equal(400);
     expect(envelopeOf(exchange)).to.include({ type: 'validation_error', parameter: 'path' });
   });
 
   it('400 validation_error for a path segment longer than 200 characters', async () => {
     const exchange = await rawRequest(
-      app.baseUrl,
+      app.directUrl,
       `GET /v1/trademarks/tm_${'a'.repeat(250)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`,
     );
     expect(exchange.status).to.equal(400);
@@ -190,14 +190,14 @@ describe('REST: requests the router or Node refuse still get the catalog envelop
 
   it('400 for headers over 16 KB, then Connection: close and a graceful end, so a keep-alive client carries on', async () => {
     const big = `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`;
-    const exchange = await rawRequest(app.baseUrl, big);
+    const exchange = await rawRequest(app.directUrl, big);
     expect(exchange.status).to.equal(400);
     expect(exchange.headers.connection).to.equal('close');
     expect(exchange.reset).to.equal(false);
     expect(envelopeOf(exchange)).to.include({ type: 'validation_error', parameter: 'headers' });
     // A client that keeps connections alive meets no ECONNRESET on its next, valid request.
-    const refused = await fetch(`${app.baseUrl}/v1/health`, { headers: { 'x-big': 'a'.repeat(17_000) } });
+    const refused = await fetch(`${app.directUrl}/v1/health`, { headers: { 'x-big': 'a'.repeat(17_000) } });
     expect(refused.status).to.equal(400);
-    expect((await fetch(`${app.baseUrl}/v1/health`)).status).to.equal(200);
+    expect((await fetch(`${app.directUrl}/v1/health`)).status).to.equal(200);
   });
 });

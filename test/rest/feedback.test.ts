@@ -95,7 +95,7 @@ describe('REST: feedback', function () {
   async function loggedRequest(requestId: string): Promise<RequestLogDoc> {
     const logs = app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
     for (let attempt = 0; attempt < 100; attempt++) {
-      await app.server.requestLog.flush();
+      await app.flushRequestLogs();
       const row = await logs.findOne({ _id: requestId });
       if (row) return row;
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -209,8 +209,8 @@ describe('fuzz: generated requests to every route, and the corpus of known nasty
   }
 
   describe('the corpus of the fuzz report', () => {
-    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-      fetch(`${app.baseUrl}${path}`, {
+    const post = (path: string, body: string, headers: Record<string, string> = {}, baseUrl = app.baseUrl) =>
+      fetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json', ...headers },
         body,
@@ -251,7 +251,8 @@ describe('fuzz: generated requests to every route, and the corpus of known nasty
       await expectCatalogError(await post('/v1/trademarks', '{"offices": ['), 400);
       await expectCatalogError(await post('/v1/trademarks', '"just a string"'), 400);
       await expectCatalogError(await post('/v1/trademarks', 'offices=US', { 'content-type': 'application/x-www-form-urlencoded' }), 400);
-      await expectCatalogError(await post('/v1/trademarks', JSON.stringify({ q: 'x'.repeat(2 * 1024 * 1024) })), 400);
+      // The server stops reading the body at its limit: sent to it directly, as a front would see its pipe break.
+      await expectCatalogError(await post('/v1/trademarks', JSON.stringify({ q: 'x'.repeat(2 * 1024 * 1024) }), {}, app.directUrl), 400);
     });
 
     it('bad percent-encoding, an overlong path segment and oversized headers, on the raw socket', async () => {
@@ -261,13 +262,13 @@ describe('fuzz: generated requests to every route, and the corpus of known nasty
         `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
         `BREW /v1/health HTTP/1.1\r\nHost: x\r\n\r\n`,
       ]) {
-        const exchange = await rawRequest(app.baseUrl, request);
+        const exchange = await rawRequest(app.directUrl, request);
         expect(exchange.status, request.slice(0, 60) + exchange.text.slice(0, 200)).to.be.within(400, 499);
         expect((JSON.parse(exchange.body) as { request_id: string }).request_id).to.match(/^req_/);
         expect(exchange.reset).to.equal(false);
       }
       // A bad escape in the query string is read as the literal text, as browsers and most servers do.
-      const literal = await rawRequest(app.baseUrl, `GET /v1/trademarks?q=%ZZ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`);
+      const literal = await rawRequest(app.directUrl, `GET /v1/trademarks?q=%ZZ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.full}\r\n\r\n`);
       expect(literal.status).to.equal(200);
       expect((JSON.parse(literal.body) as { data?: unknown[] }).data).to.be.an('array');
     });

@@ -88,7 +88,7 @@ describe('/graphql: one guarded path', function () {
     expect((answer.body.data?.searchTrademarks as { data: unknown[] }).data).to.have.length(1);
     expect(answer.headers.get('ratelimit-policy')).to.equal('1000;w=60, 10000;w=60');
     expect(answer.headers.get('x-quota-limit')).to.equal('100000');
-    await app.server.requestLog.flush();
+    await app.flushRequestLogs();
     const row = await app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs).findOne({ _id: answer.body.extensions?.request_id as string });
     expect(row).to.include({ organization_id: app.organizationId, route: '/graphql', method: 'POST', status_code: 200, error_type: null });
   });

@@ -27,7 +27,7 @@ describe('rest/metrics: GET /metrics in development', function () {
   let app: TestApp;
 
   before(async () => {
-    app = await startTestApp({ marks: 30, organization: { limitsOverride: { per_minute: { search: 2 } } } });
+    app = await startTestApp({ marks: 30, servers: 1, organization: { limitsOverride: { per_minute: { search: 2 } } } });
   });
   after(async () => app.close());
 

@@ -163,7 +163,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       await app.get(`/v1/trademarks/${markId}`, null);
       await app.get('/v1/no-such-route');
       await app.get('/health/ready', null);
-      await app.server.requestLog.flush();
+      await app.flushRequestLogs();
     });
 
     const logs = async (query = '', key = app.keys.full): Promise<LogPage> => json<LogPage>(await app.get(`/v1/organization/logs${query}`, key));
@@ -213,7 +213,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
       const until = `&occurred_at_lt=${encodeURIComponent(new Date().toISOString())}`;
       await new Promise((resolve) => setTimeout(resolve, 5));
       // Rows are written in batches after their responses; write the pending ones before reading.
-      await app.server.requestLog.flush();
+      await app.flushRequestLogs();
       const all = (await logs(`?limit=100${until}`)).data.map((row) => row.id);
       expect(all.length).to.be.greaterThan(4);
       const seen: string[] = [];

@@ -364,7 +364,7 @@ describe('webhooks: endpoints, signed deliveries and the event feed (issue 16)',
       expect(body.data.webhookEndpoint).to.deep.equal({ id: created.id, secret: null });
       expect(body.data.webhookEndpoints.data.every((endpoint) => endpoint.secret === null)).to.equal(true);
 
-      await app.server.requestLog.flush();
+      await app.flushRequestLogs();
       const logs = await app.adapters.store.collection(COLLECTIONS.requestLogs).find({});
       expect(JSON.stringify(logs)).not.to.contain(secret.slice('whsec_'.length));
     });

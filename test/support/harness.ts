@@ -2,6 +2,12 @@
  * Starts the real server in-process on an ephemeral loopback port, over embedded adapters in a
  * temporary directory, with a fixture dataset the generator makes from a fixed seed. Tests talk
  * to it over HTTP with fetch, as a client would.
+ *
+ * MARQUE_TEST_SERVERS=2 runs every such app as two servers over the same files, each with its own
+ * adapters (SQLite connections, caches, KeyValue connection), behind a front that alternates
+ * requests between them: what `marque serve --workers 2` shares and what it does not, so the whole
+ * suite checks that nothing a client relies on lives in one process's memory (`npm run
+ * test:servers2`). The test's own handles (`adapters`, `server`, `indexer`) are the first server's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +29,13 @@ import { STORE_INDEXES } from '../../resolvers/store-indexes';
 import { SearchIndexer } from '../../workers/indexer';
 import { withGeneratedLogos } from '../../workers/ingest/generated-logos';
 import { seedStore } from '../../workers/ingest/seed';
+import { startAlternatingProxy } from './alternating-proxy';
 import { readCatalog, type Catalog } from './party-expectations';
 
 export const FIXTURE_SEED = 20261101;
+
+/** Servers per test app (see above). */
+const SERVERS = Number(process.env.MARQUE_TEST_SERVERS ?? 1);
 
 export interface Keys {
   /** Every customer scope. */
@@ -40,6 +50,12 @@ export interface Keys {
 
 export interface TestApp {
   baseUrl: string;
+  /**
+   * The first server's own address, bypassing the front when there are two (otherwise baseUrl): for
+   * tests of one server's transport, on raw sockets or with bodies the server stops reading, which
+   * a front would answer itself. `marque serve` hands each connection whole to one worker.
+   */
+  directUrl: string;
   keys: Keys;
   /** The organization of keys.full, billingOnly and legacy. */
   organizationId: string;
@@ -50,6 +66,8 @@ export interface TestApp {
   indexer: SearchIndexer;
   /** Counts DocumentStore calls by method (for N+1 checks). */
   storeCalls: Map<string, number>;
+  /** Writes every server's pending request-log rows now (they are written about 25 ms after each response). */
+  flushRequestLogs(): Promise<void>;
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -91,6 +109,26 @@ export interface TestAppOptions {
   mcp?: Pick<ServerOptions, 'authUrl' | 'publicUrl'>;
   /** The bearer token /metrics needs. */
   metricsToken?: string;
+  /**
+   * Servers behind the front (default MARQUE_TEST_SERVERS, else 1). 1 for tests of one process's
+   * counters: /metrics sums its workers only under `marque serve` (test/bin/serve-workers.test.ts).
+   */
+  servers?: number;
+}
+
+/** Adapters over the app's files in `dir`, as each serving process opens its own. */
+function openAdapters(dir: string, storeCalls: Map<string, number>, kv: KeyValue | undefined): { rawStore: DocumentStore; adapters: Adapters } {
+  const rawStore = createEmbeddedDocumentStore({ path: join(dir, 'marque.sqlite') });
+  return {
+    rawStore,
+    adapters: {
+      store: countingStore(rawStore, storeCalls),
+      search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
+      kv: kv ?? createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
+      media: withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store: rawStore }), rawStore),
+      images: new ImageIndex({ store: rawStore, directory: join(dir, 'image-index') }),
+    },
+  };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -98,15 +136,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const storeCalls = new Map<string, number>();
   // The file names `marque` uses, so a CLI process with MARQUE_DATA_DIR=dirname(storePath) works on this app's data.
   const storePath = join(dir, 'marque.sqlite');
-  const rawStore = createEmbeddedDocumentStore({ path: storePath });
+  const { rawStore, adapters } = openAdapters(dir, storeCalls, options.kv);
   await rawStore.ensureIndexes(STORE_INDEXES);
-  const adapters: Adapters = {
-    store: countingStore(rawStore, storeCalls),
-    search: createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') }),
-    kv: options.kv ?? createEmbeddedKeyValue({ path: join(dir, 'kv.sqlite') }),
-    media: withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store: rawStore }), rawStore),
-    images: new ImageIndex({ store: rawStore, directory: join(dir, 'image-index') }),
-  };
   const indexer = new SearchIndexer(rawStore, adapters.search);
   await indexer.ensureIndexes();
   await seedStore(rawStore, { marks: options.marks ?? 1500, seed: FIXTURE_SEED });
@@ -129,7 +160,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   // No background workers: tests run the indexer, the watch evaluator and the webhook dispatcher
   // when they need them.
-  const server = await createServer(adapters, Buffer.from('test-cursor-secret'), {
+  const serverOptions: ServerOptions = {
     workers: [],
     runRetention: false,
     now: options.now,
@@ -138,10 +169,29 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.webhooks,
     ...options.mcp,
     metricsToken: options.metricsToken,
-  });
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = server.app.server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  };
+  const secret = Buffer.from('test-cursor-secret');
+  const listen = async (app: Server['app']): Promise<string> => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  };
+  // The front starts first so that the servers' public URL (MCP's OAuth metadata) is its address,
+  // as every worker of `marque serve` shares one port.
+  const servers = options.servers ?? SERVERS;
+  const backends: string[] = [];
+  const proxy = servers > 1 ? await startAlternatingProxy(backends) : null;
+  if (proxy !== null) serverOptions.publicUrl ??= proxy.baseUrl;
+  const server = await createServer(adapters, secret, serverOptions);
+  backends.push(await listen(server.app));
+  const others: { server: Server; adapters: Adapters }[] = [];
+  for (let i = 1; i < servers; i++) {
+    const other = openAdapters(dir, storeCalls, options.kv).adapters;
+    const otherServer = await createServer(other, secret, serverOptions);
+    others.push({ server: otherServer, adapters: other });
+    backends.push(await listen(otherServer.app));
+  }
+  const baseUrl = proxy?.baseUrl ?? backends[0]!;
+  const allServers = [server, ...others.map((other) => other.server)];
 
   const headersFor = (key: string | null | undefined, extra: Record<string, string> = {}) => ({
     ...(key === null ? {} : { authorization: `Bearer ${key ?? keys.full}` }),
@@ -149,6 +199,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   return {
     baseUrl,
+    directUrl: backends[0]!,
     keys,
     organizationId: org._id,
     adapters,
@@ -156,6 +207,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     server,
     indexer,
     storeCalls,
+    flushRequestLogs: async () => {
+      await Promise.all(allServers.map((each) => each.requestLog.flush()));
+    },
     get: (path, key, headers) => fetch(baseUrl + path, { headers: headersFor(key, headers) }),
     post: (path, body, key, headers) =>
       fetch(baseUrl + path, {
@@ -164,7 +218,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     close: async () => {
-      await server.close();
+      await proxy?.close();
+      await Promise.all(allServers.map((each) => each.close()));
+      // A KeyValue the test passed in is one instance for every server: closed once, below.
+      for (const { adapters: other } of others)
+        await Promise.all([other.store.close(), other.search.close(), ...(options.kv === undefined ? [other.kv.close()] : [])]);
       await closeAdapters(adapters);
       rmSync(dir, { recursive: true, force: true });
     },
