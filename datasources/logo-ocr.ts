@@ -5,7 +5,7 @@
  * folder and `cacheMethod: 'none'`, so nothing is downloaded (tesseract.js would otherwise fetch the
  * model from a CDN) and nothing is written to a cache.
  *
- * One engine is one worker thread doing one recognition at a time (about 30 to 100 ms a logo once
+ * One engine is one worker thread doing one recognition at a time (about 22 ms a register logo on average once
  * warm; starting it costs about a second and 100 MB). It starts on first use and stops after a
  * minute unused, or on `close`, so an idle process holds no thread.
  *
@@ -18,8 +18,12 @@ import type { Worker } from 'tesseract.js';
 
 const MIN_CONFIDENCE = 60;
 const IDLE_MS = 60_000;
-/** Tesseract reads best with letters 20 px or more high: small images are enlarged to this width. */
-const MIN_WIDTH = 800;
+/**
+ * Tesseract reads best with letters 20 px or more high: narrower images are enlarged to this
+ * width. 400 px reads the register's logos (256–480 px wide) as 800 px did, at half the time
+ * (BENCHMARKS-IMAGES.md).
+ */
+const MIN_WIDTH = 400;
 
 const ENGLISH_MODEL = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
 
