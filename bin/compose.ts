@@ -14,8 +14,7 @@ import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
 import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../datasources/ports';
-import { MEDIA_MIME_TYPES } from '../datasources/ports';
-import { IMAGE_UPLOAD_MAX_BYTES } from '../rest/routes/image-search';
+import { MEDIA_MAX_BYTES, MEDIA_MIME_TYPES } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
 import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
@@ -341,7 +340,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
           production: options.environment === 'production',
           connectTimeoutMs: 5_000,
           responseTimeoutMs: 10_000,
-          maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+          maxBytes: MEDIA_MAX_BYTES,
           accept: Object.values(MEDIA_MIME_TYPES).join(', '),
         }),
     },

@@ -57,7 +57,7 @@ export async function ingest(config: Config, args: string[]): Promise<void> {
   try {
     summary = options.dryRun
       ? await runIngest(null, options)
-      : await withAdapters(config, ({ store }) => runIngest(store, options), { storeCheckpointPages: INGEST_CHECKPOINT_PAGES });
+      : await withAdapters(config, ({ store, media }) => runIngest({ store, media }, options), { storeCheckpointPages: INGEST_CHECKPOINT_PAGES });
   } finally {
     progress.stop();
   }

@@ -434,6 +434,9 @@ export interface MediaRecord extends MediaImageInfo {
 /** The longer side of a thumbnail, in pixels. */
 export const MEDIA_THUMBNAIL_MAX_SIDE = 256;
 
+/** The largest image stored or searched with, in bytes (the spec's 8 MB upload limit). */
+export const MEDIA_MAX_BYTES = 8 * 1024 * 1024;
+
 export interface MediaPutMeta {
   /** The ID to store under (`med_…`; a stable one for a mark's representation); default a new random ID. */
   id?: string;

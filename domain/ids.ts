@@ -79,6 +79,11 @@ export function stableId(prefix: IdPrefix, key: string): string {
   return prefix + base32(digest, STABLE_ID_BODY_LENGTH);
 }
 
+/** The media ID of a mark's image (its representation): the same for every version of the mark. */
+export function representationMediaId(trademarkId: string): string {
+  return stableId('med_', `${trademarkId}:representation`);
+}
+
 /** Application numbers compare without spaces, separators' surrounding blanks or letter case. */
 export function normalizeApplicationNumber(applicationNumber: string): string {
   return applicationNumber.replace(/\s+/g, '').toUpperCase();

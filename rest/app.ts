@@ -26,6 +26,7 @@
 import { createHash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { MEDIA_MAX_BYTES } from '../datasources/ports';
 import { ApiError } from '../domain/errors';
 import { randomId } from '../domain/ids';
 import { createRequestContext, type Services } from '../resolvers/context';
@@ -229,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // multipart/form-data is read by the routes that take an upload (stage 6, parseMultipart), after
   // the key and limits; the plugin's parser only marks the request. Its own limits are the
   // upload route's (a larger file is refused while it streams in).
-  await app.register(fastifyMultipart, { limits: { fileSize: 8 * 1024 * 1024, files: 1 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
 
   app.decorateRequest('requestId', '');
   app.decorateRequest('exchange', null);

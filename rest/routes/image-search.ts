@@ -22,7 +22,7 @@ import { cosine, EMBEDDING_SPEC, fingerprintImage, hammingDistance, type ImageFi
 import { ANN_INDEX_KIND, decodeDescriptor, imageIdOf, phashBits, textVector, type ImageFingerprintDoc, type ImageIndex } from '../../datasources/image-index';
 import type { LogoOcr } from '../../datasources/logo-ocr';
 import { cropImage, processImage, type CropBox } from '../../datasources/media-images';
-import { MEDIA_MIME_TYPES, MediaFormatError, type DocumentStore, type MediaStore } from '../../datasources/ports';
+import { MEDIA_MAX_BYTES, MEDIA_MIME_TYPES, MediaFormatError, type DocumentStore, type MediaStore } from '../../datasources/ports';
 import { ApiError, invalid } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
@@ -31,7 +31,6 @@ import type { ParamSpec } from '../params';
 import type { CustomRoute, RouteDef, RouteInput } from '../route';
 import { arrayOf, bool, constant, int, named, num, object, str, type JsonSchema } from '../schemas/json-schema';
 
-export const IMAGE_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 /** What candidates are fingerprinted with and which index finds them; bumped when either changes. */
 export const IMAGE_INDEX_VERSION = `${EMBEDDING_SPEC}+phash64-dct+ocr-tesseract-eng4/${ANN_INDEX_KIND}`;
 const CHANNELS = ['visual', 'logo_text', 'exact_dup'] as const;
@@ -511,7 +510,7 @@ export function imageSearchRoutes(deps: ImageSearchDeps): RouteDef[] {
     body: bodyParams,
     upload: {
       field: 'image',
-      maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+      maxBytes: MEDIA_MAX_BYTES,
       contentTypes: Object.values(MEDIA_MIME_TYPES),
       schema: named('ImageSearchUpload', uploadSchema),
     },

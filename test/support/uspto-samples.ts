@@ -91,9 +91,9 @@ export async function writeRepeatedApplications(
 }
 
 /** Writes a zip holding these entries, in order. */
-export async function writeZip(path: string, entries: ReadonlyArray<{ name: string; content: string }>): Promise<void> {
+export async function writeZip(path: string, entries: ReadonlyArray<{ name: string; content: string | Buffer }>): Promise<void> {
   const zip = new ZipFile();
-  for (const entry of entries) zip.addBuffer(Buffer.from(entry.content, 'utf8'), entry.name);
+  for (const entry of entries) zip.addBuffer(typeof entry.content === 'string' ? Buffer.from(entry.content, 'utf8') : entry.content, entry.name);
   zip.end();
   const out = createWriteStream(path);
   zip.outputStream.pipe(out);

@@ -102,6 +102,19 @@ export interface MarkInput {
   source: SourceInput;
   /** `corrected` when the source says the new version corrects the previous one. */
   change_type?: 'updated' | 'corrected';
+  /** The mark's image, when the record names its file (ingest-images.ts stores it). */
+  image?: ImageFileInput;
+}
+
+/** An image file a record names, and its bytes as found beside the record's document. */
+export interface ImageFileInput {
+  /** The file name as the record gives it (ST.96 MarkImage/FileName). */
+  file_name: string;
+  /**
+   * Read by the parse pipeline from the record's folder, or its folder in the same zip archive;
+   * null when no such file is there. At most IMAGE_FILE_MAX_BYTES + 1 bytes are read.
+   */
+  bytes: Uint8Array | null;
 }
 
 /** Additions by sources that do not restate the whole record (assignments, proceedings). */

@@ -17,6 +17,9 @@
  * - Otherwise the record replaces the mark's office content. Carried over from the stored record,
  *   because other sources own them: `proceeding_count` (proceedings) and the owner-history rows of
  *   recorded assignments. Events accumulate; none is ever removed.
+ * - Images (ingest-images.ts): a record naming an image file whose file was not usable keeps the
+ *   stored `media`; one whose image links differently from the stored mark applies even when its
+ *   raw record is already stored (the image is read from beside the record, not from it).
  * - When nothing tracked changed, no version is written; the observation alone is recorded if it
  *   is newer than every stored one (a later raw record with the same content), else nothing is.
  */
@@ -96,6 +99,12 @@ export class MarkWriter {
       const current = await this.loadMarks(ids);
       const seen = new Set((await this.sources.findByIds(sourceIds)).map((source) => source._id));
       const latestSeen = await this.latestObservations(current, inputs);
+      const imageChanged = (i: number): boolean => {
+        const input = inputs[i]!;
+        return input.image !== undefined && input.content.media.length > 0 && !sameJson(input.content.media, current.get(ids[i]!)?.media ?? []);
+      };
+      // The source observation is stored once: a known raw record only applies for a changed image.
+      const known = new Set(sourceIds.filter((id, i) => seen.has(id) && !imageChanged(i)));
       const isStale = (i: number): boolean => {
         const date = inputs[i]!.source.data_date;
         const latest = latestSeen.get(ids[i]!) ?? null;
@@ -103,7 +112,7 @@ export class MarkWriter {
       };
       // Parties are resolved for the records that may apply as of the stored state, so a record
       // that changes nothing or is skipped creates no party.
-      const live = inputs.map((_, i) => !seen.has(sourceIds[i]!) && !isStale(i));
+      const live = inputs.map((_, i) => !known.has(sourceIds[i]!) && !isStale(i));
       const stamp = this.partyTime();
       const owners = await resolveGroups(
         inputs.map((input, i) => (live[i] ? [...input.owners, ...input.owner_history.map((entry) => entry.owner)] : [])),
@@ -122,7 +131,7 @@ export class MarkWriter {
         const id = ids[i]!;
         const stored = current.get(id) ?? null;
         // Checked again per record: an earlier record of the same batch may have been the same or newer.
-        const skip: WriteOutcome | null = seen.has(sourceIds[i]!) ? 'unchanged' : isStale(i) ? 'skipped_older' : null;
+        const skip: WriteOutcome | null = known.has(sourceIds[i]!) ? 'unchanged' : isStale(i) ? 'skipped_older' : null;
         if (skip !== null || !live[i]) {
           results.push({ trademark_id: id, outcome: skip ?? 'unchanged', version: stored?.version ?? null });
           continue;
@@ -143,8 +152,10 @@ export class MarkWriter {
         const outcome = this.record(pending, stored, desired, newEvents, input.change_type ?? 'updated', input.source.data_date, stamped);
         const latest = latestSeen.get(id) ?? null;
         const date = input.source.data_date;
-        if (outcome !== 'unchanged' || (date !== null && (latest === null || date > latest))) this.observe(pending, id, input, stamped);
+        if (!seen.has(sourceIds[i]!) && (outcome !== 'unchanged' || (date !== null && (latest === null || date > latest))))
+          this.observe(pending, id, input, stamped);
         seen.add(sourceIds[i]!);
+        known.add(sourceIds[i]!);
         latestSeen.set(id, maxDate(latest, date));
         const now = outcome === 'unchanged' ? stored : desired;
         if (now) current.set(id, now);
@@ -307,6 +318,7 @@ export class MarkWriter {
       owner_ids: ownerIds,
       attorney_ids: attorneyIds,
       owner_history: [...officeHistory, ...assignments],
+      media: input.image !== undefined && input.content.media.length === 0 ? (stored?.media ?? []) : input.content.media,
       proceeding_count: stored?.proceeding_count ?? 0,
       version: (stored?.version ?? 0) + 1,
       source_updated_at: input.source.data_date === null ? stamp : `${input.source.data_date}T00:00:00.000Z`,
@@ -391,6 +403,8 @@ export class MarkWriter {
       pending.raws.push({ _id: id, trademark_id: trademarkId, media_type: input.source.raw.media_type, gzip_base64: input.source.raw.gzip_base64 });
   }
 }
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Resolves lists of parties in one call and hands each list its IDs back. */
 async function resolveGroups<R>(groups: ReadonlyArray<readonly R[]>, resolve: (refs: R[]) => Promise<string[]>): Promise<string[][]> {

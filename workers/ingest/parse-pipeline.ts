@@ -4,9 +4,11 @@
  * slow consumer holds the reading back (the input is never read ahead further than the batches
  * in flight). Runs inside the parse thread (parse-thread.ts) or, for tests, in-process.
  */
+import { MEDIA_MAX_BYTES } from '../../datasources/ports';
 import { formatReader, type IngestFormat, type ParsedItem } from './formats';
+import type { ImageFileInput } from './mark-input';
 import { RecordRejection } from './record-rejection';
-import { decodedText, xmlDocuments } from './xml/documents';
+import { decodedText, xmlDocuments, type XmlDocument } from './xml/documents';
 import { XmlRecordReader } from './xml/record-reader';
 
 export interface ParseRequest {
@@ -38,11 +40,21 @@ export interface ParsedBatch {
 
 export type ParseEvent = { kind: 'documents'; documents: Array<{ name: string; size: number }> } | { kind: 'batch'; batch: ParsedBatch };
 
+/** Reads the image files the batch's marks name from beside its document, in one pass. */
+async function withImages(batch: ParsedBatch, document: XmlDocument): Promise<ParsedBatch> {
+  const images = batch.items.flatMap((item): ImageFileInput[] => (item.kind === 'mark' && item.mark.image ? [item.mark.image] : []));
+  if (images.length === 0) return batch;
+  const found = await document.readBeside([...new Set(images.map((image) => image.file_name))], MEDIA_MAX_BYTES);
+  for (const image of images) image.bytes = found.get(image.file_name) ?? null;
+  return batch;
+}
+
 export async function parseDocuments(request: ParseRequest, emit: (event: ParseEvent) => Promise<void>): Promise<void> {
   const format = formatReader(request.format, request.dataDir);
   const documents = await xmlDocuments(request.paths);
   await emit({ kind: 'documents', documents: documents.map(({ name, size }) => ({ name, size })) });
   for (const document of documents) {
+    const emitBatch = async (full: ParsedBatch) => emit({ kind: 'batch', batch: await withImages(full, document) });
     let batch: ParsedBatch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
     const ready: ParsedBatch[] = [];
     const reader = new XmlRecordReader(document.name, format.recordName, (record) => {
@@ -62,17 +74,17 @@ export async function parseDocuments(request: ParseRequest, emit: (event: ParseE
     try {
       for await (const text of decodedText(document, stream, (bytes) => (batch.bytes += bytes))) {
         reader.write(text);
-        for (const full of ready.splice(0)) await emit({ kind: 'batch', batch: full });
+        for (const full of ready.splice(0)) await emitBatch(full);
       }
       reader.end();
     } catch (error) {
       // The records completed before the failure point are still delivered, then the failure.
-      for (const full of ready.splice(0)) await emit({ kind: 'batch', batch: full });
-      if (batch.records > 0) await emit({ kind: 'batch', batch });
+      for (const full of ready.splice(0)) await emitBatch(full);
+      if (batch.records > 0) await emitBatch(batch);
       throw error;
     } finally {
       stream.destroy();
     }
-    if (batch.records > 0 || batch.bytes > 0) await emit({ kind: 'batch', batch });
+    if (batch.records > 0 || batch.bytes > 0) await emitBatch(batch);
   }
 }

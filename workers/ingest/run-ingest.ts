@@ -12,11 +12,13 @@
  *
  * Counts: `records_read` counts records in the files; inserted / updated / unchanged /
  * skipped_older / not_found count marks (an assignment or proceeding can name several); for
- * proceedings also `proceedings` inserted / updated / unchanged.
+ * proceedings also `proceedings` inserted / updated / unchanged; for ST.96 also `images`
+ * (ingest-images.ts).
  */
-import type { DocumentStore } from '../../datasources/ports';
+import type { DocumentStore, MediaStore } from '../../datasources/ports';
 import { catalogId } from '../../domain/ids';
 import type { IngestFormat, ParsedItem } from './formats';
+import { RecordImages, type ImageCounts } from './ingest-images';
 import type { MarkAmendment, MarkInput, OwnerHistoryInput } from './mark-input';
 import { MarkWriter, type WriteOutcome } from './mark-writer';
 import { parseDocuments, type ParseEvent, type ParseRequest, type Rejection } from './parse-pipeline';
@@ -69,6 +71,8 @@ export interface IngestSummary {
   not_found: number;
   rejected: number;
   proceedings?: Record<ProceedingOutcome, number>;
+  /** ST.96: the images records name (the other formats carry none). */
+  images?: ImageCounts;
   /** The first MAX_LISTED_REJECTIONS rejections. */
   rejections: Rejection[];
   /** Set when a file stopped the run: where and why. */
@@ -104,10 +108,18 @@ function describeError(error: unknown): NonNullable<IngestSummary['error']> {
   throw error;
 }
 
-export async function runIngest(store: DocumentStore | null, options: IngestOptions): Promise<IngestSummary> {
+/** Where an ingestion writes: the store, and the MediaStore for the images records name. */
+export interface IngestTarget {
+  store: DocumentStore;
+  media: MediaStore;
+}
+
+export async function runIngest(target: IngestTarget | null, options: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  if (store === null && !options.dryRun) throw new Error('runIngest needs a store unless dryRun');
+  if (target === null && !options.dryRun) throw new Error('runIngest needs a store unless dryRun');
+  const store = target?.store ?? null;
   const markWriter = store ? new MarkWriter(store, options.now) : null;
+  const images = new RecordImages(target?.media ?? null);
   const proceedingWriter = store && markWriter ? new ProceedingWriter(store, markWriter) : null;
   const summary: IngestSummary = {
     format: options.format,
@@ -121,6 +133,7 @@ export async function runIngest(store: DocumentStore | null, options: IngestOpti
     not_found: 0,
     rejected: 0,
     ...(options.format === 'uspto-ttab' ? { proceedings: { inserted: 0, updated: 0, unchanged: 0 } } : {}),
+    ...(options.format === 'st96' ? { images: images.counts } : {}),
     rejections: [],
     error: null,
     seconds: 0,
@@ -138,8 +151,13 @@ export async function runIngest(store: DocumentStore | null, options: IngestOpti
       else if (item.kind === 'assignment') amendments.push(...amendmentsOf(item.assignment));
       else proceedings.push(item.proceeding);
     }
-    if (markWriter === null || proceedingWriter === null) return;
-    if (marks.length > 0) for (const result of await markWriter.write(marks)) count(result.outcome);
+    const linked = await images.link(marks);
+    if (markWriter === null || proceedingWriter === null) return images.store(linked, []);
+    if (marks.length > 0) {
+      const outcomes = (await markWriter.write(marks)).map((result) => result.outcome);
+      outcomes.forEach(count);
+      await images.store(linked, outcomes);
+    }
     if (amendments.length > 0) for (const result of await markWriter.amend(amendments)) count(result.outcome);
     if (proceedings.length > 0) {
       const result = await proceedingWriter.write(proceedings);

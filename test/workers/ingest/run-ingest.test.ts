@@ -28,7 +28,7 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
   let dir: string;
 
   const ingest = (format: IngestOptions['format'], paths: string[], extra: Partial<IngestOptions> = {}): Promise<IngestSummary> =>
-    runIngest(app.adapters.store, { format, paths, dataDir: DATA, dryRun: false, thread: false, ...extra });
+    runIngest(app.adapters, { format, paths, dataDir: DATA, dryRun: false, thread: false, ...extra });
   /** Catalog writes (marks and parties) on the change feed since `position`; request logs aside. */
   const catalogWritesSince = async (position: string | null) =>
     (

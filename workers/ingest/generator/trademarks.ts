@@ -3,7 +3,7 @@
  * international registration with its designations. Each mark's lifecycle is simulated, then
  * turned into the record, its change history, sources, events and proceedings.
  */
-import { catalogId, stableId } from '../../../domain/ids';
+import { catalogId, representationMediaId } from '../../../domain/ids';
 import type {
   MarkFeatureType,
   MarkLegalCategory,
@@ -395,7 +395,7 @@ export class MarkGenerator {
     const values = track(lastStep);
     const classificationByClass = new Map(shared.classes.map((nice) => [nice, classification(random, nice, filingDay)]));
     const mediaShape = MEDIA_BY_FEATURE[shared.design.featureType];
-    const mediaId = stableId('med_', `${trademarkId}:representation`);
+    const mediaId = representationMediaId(trademarkId);
     if (mediaShape !== undefined) out.logos.push(this.logo(shared.design, trademarkId, mediaId));
     const isSeries = (office.code === 'GB' || office.code === 'AU') && random.chance(0.02);
 

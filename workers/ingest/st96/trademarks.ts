@@ -25,7 +25,10 @@
  *   `ClassNumber`s with their `GoodsServicesDescriptionText`; English text where a bilingual
  *   office gives several (`@languageCode`);
  * - data date (which version wins): ST.96 case-status documents carry no transaction date, so the
- *   latest of `MarkCurrentStatusDate` and the event dates stands in for it.
+ *   latest of `MarkCurrentStatusDate` and the event dates stands in for it;
+ * - image: `MarkImageBag/MarkImage/FileName` when it names an image file (`87881347.png`; the
+ *   USPTO writes "No image available" when there is none), looked for beside the document
+ *   (ingest-images.ts).
  */
 import type { Classification, EntityType, MarkFeatureType, MarkLegalCategory, RightKind, TrademarkStatus } from '../../../domain/records';
 import type { AttorneyInput, EventInput, MarkInput, OwnerHistoryInput, OwnerInput } from '../mark-input';
@@ -38,6 +41,14 @@ import { allAt, at, children, textAt, type XmlElement } from '../xml/element';
 import type { XmlRecord } from '../xml/record-reader';
 
 export const ST96_TRADEMARK = 'Trademark';
+
+/** A file name with a raster image's extension (what else a record writes there is prose). */
+const IMAGE_FILE_NAME = /^[^/\\]+\.(png|jpe?g|gif|webp|tiff?|bmp)$/i;
+
+function imageFile(fileName: string | null): Pick<MarkInput, 'image'> {
+  const name = fileName?.trim() ?? '';
+  return IMAGE_FILE_NAME.test(name) ? { image: { file_name: name, bytes: null } } : {};
+}
 
 /** The English one of repeated bilingual elements, else the first. */
 function english(elements: readonly XmlElement[]): XmlElement | null {
@@ -240,6 +251,7 @@ export function mapSt96Trademark(record: XmlRecord, document: string, context: U
     attorneys: attorneys(trademark),
     owner_history: ownerHistory,
     events: markEvents,
+    ...imageFile(textAt(trademark, 'MarkRepresentation/MarkReproduction/MarkImageBag/MarkImage/FileName')),
     source: rawSource(record.raw, {
       format: 'xml_st96',
       responseType: 'case_status',

@@ -4,10 +4,12 @@
  * unpacked to disk); a directory's `.xml` and `.zip` files by name (USPTO names such as
  * apc240914.zip sort by date). Each document is decoded by its own declaration (UTF-8 unless a
  * byte-order mark or `encoding="…"` says otherwise); bytes that are not valid in that encoding
- * stop the file.
+ * stop the file. Files a record names (a mark's image) are read from beside its document: the
+ * same folder, or the same folder of the same archive.
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { open } from 'node:fs/promises';
+import { basename, dirname, extname, join, posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
@@ -21,6 +23,11 @@ export interface XmlDocument {
   /** Bytes it contributes to progress: the file's size, or the entry's uncompressed size. */
   size: number;
   open(): Promise<Readable>;
+  /**
+   * The files of these names (plain names, no folders) found beside the document, by name; at
+   * most `maxBytes` + 1 bytes of each, so a caller can tell one that is too large.
+   */
+  readBeside(names: readonly string[], maxBytes: number): Promise<Map<string, Buffer>>;
 }
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
@@ -39,6 +46,24 @@ async function eachEntry(zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => bool
     zip.on('error', reject);
     zip.readEntry();
   });
+}
+
+const isPlainName = (name: string) => name !== '' && name === basename(name) && name !== '.' && name !== '..';
+
+/** The stream's first `limit` bytes (all of it when shorter); the stream is destroyed after. */
+async function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= limit) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 const isXmlEntry = (entry: yauzl.Entry) => !entry.fileName.endsWith('/') && extname(entry.fileName).toLowerCase() === '.xml';
@@ -70,11 +95,46 @@ async function zipDocuments(path: string): Promise<XmlDocument[]> {
       stream.once('close', () => archive.close());
       return stream;
     },
+    readBeside: async (names, maxBytes) => {
+      const folder = posix.dirname(fileName);
+      const wanted = new Map(names.filter(isPlainName).map((name) => [folder === '.' ? name : `${folder}/${name}`, name]));
+      const found = new Map<string, Buffer>();
+      if (wanted.size === 0) return found;
+      const archive = await openZip(path);
+      try {
+        const entries: yauzl.Entry[] = [];
+        await eachEntry(archive, (entry) => void (wanted.has(entry.fileName) && entries.push(entry)));
+        for (const entry of entries) {
+          const stream = await new Promise<Readable>((resolve, reject) => archive.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))));
+          found.set(wanted.get(entry.fileName)!, await readAtMost(stream, maxBytes + 1));
+        }
+      } finally {
+        archive.close();
+      }
+      return found;
+    },
   }));
 }
 
 function fileDocument(path: string): XmlDocument {
-  return { name: basename(path), size: statSync(path).size, open: async () => createReadStream(path, { highWaterMark: 256 * 1024 }) };
+  return {
+    name: basename(path),
+    size: statSync(path).size,
+    open: async () => createReadStream(path, { highWaterMark: 256 * 1024 }),
+    readBeside: async (names, maxBytes) => {
+      const found = new Map<string, Buffer>();
+      for (const name of names.filter(isPlainName)) {
+        const file = await open(join(dirname(path), name)).catch(() => null);
+        if (file === null) continue;
+        try {
+          if ((await file.stat()).isFile()) found.set(name, await readAtMost(file.createReadStream({ autoClose: false }), maxBytes + 1));
+        } finally {
+          await file.close();
+        }
+      }
+      return found;
+    },
+  };
 }
 
 async function documentsOf(path: string): Promise<XmlDocument[]> {
