@@ -226,13 +226,7 @@ async function main(): Promise<void> {
   const images = adapters.images!.size;
   console.log(`indexed ${images} images in ${indexSeconds.toFixed(1)} s`);
 
-  const measured = await measure(
-    server,
-    adapters,
-    (await variantsOf(store)).filter((logo) => logo.derived_from !== null),
-  );
-  const { results, combinedTimes, combinedRecall } = measured;
-  const variants = measured.variants;
+  const { results, combinedTimes, combinedRecall, variants } = await measure(server, adapters, await variantsOf(store));
   await server.close();
   await closeAdapters(adapters);
 
