@@ -51,6 +51,8 @@ interface Accepted {
   mediaId: string;
   trademarkId: string;
   bytes: Uint8Array;
+  /** The same bytes are stored under mediaId already. */
+  stored: boolean;
 }
 
 export class RecordImages {
@@ -80,19 +82,22 @@ export class RecordImages {
         this.problem(mark, 'larger than 8 MB');
         continue;
       }
+      const trademarkId = catalogId('tm_', mark.office_code, mark.application_number);
+      const mediaId = representationMediaId(trademarkId);
+      // An image stored already with these bytes was checked when it was stored (re-ingesting is cheap).
+      const existing = (await this.media?.get(mediaId))?.record ?? null;
+      const stored = existing !== null && existing.checksum_sha256 === sha256Hex(bytes);
       let mimeType: string;
       try {
-        mimeType = (await processImage(bytes)).original.mime_type;
+        mimeType = stored ? existing.mime_type : (await processImage(bytes)).original.mime_type;
       } catch (error) {
         if (!(error instanceof MediaFormatError)) throw error;
         this.counts.refused++;
         this.problem(mark, error.message);
         continue;
       }
-      const trademarkId = catalogId('tm_', mark.office_code, mark.application_number);
-      const mediaId = representationMediaId(trademarkId);
       mark.content.media = [{ id: mediaId, kind: 'image', mime_type: mimeType, url: `/v1/media/${mediaId}` }];
-      accepted.set(i, { mediaId, trademarkId, bytes });
+      accepted.set(i, { mediaId, trademarkId, bytes, stored });
     }
     return accepted;
   }
@@ -105,8 +110,7 @@ export class RecordImages {
         continue;
       }
       if (outcomes[i] === 'skipped_older' || outcomes[i] === 'not_found') continue;
-      const stored = await this.media.get(image.mediaId);
-      if (stored !== null && stored.record.checksum_sha256 === sha256Hex(image.bytes)) {
+      if (image.stored) {
         this.counts.unchanged++;
         continue;
       }
