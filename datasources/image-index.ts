@@ -18,6 +18,11 @@
  * they hold and a generation. Any process searching reloads the files when the generation moves
  * (one `findOne` a search): the indexer may run in another process. The indexer and the route in
  * one process share one instance, so there the generation is already current.
+ *
+ * A rebuild (a register's first indexing can take hours) drops that checkpoint, so no process
+ * searches the indexes while they are partial, and saves its progress every so often (the files,
+ * then the `meta` document `image_indexer_rebuild`): a rebuild cut short loads the last progress
+ * and adds only the records fingerprinted after it, instead of re-adding every vector.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -29,6 +34,8 @@ import { DESCRIPTOR_DIMENSIONS, type ImageFingerprint } from './image-descriptor
 import type { DocumentStore, StoredDocument } from './ports';
 
 export const IMAGE_INDEXER_CHECKPOINT_ID = 'image_indexer_position';
+/** The `meta` document of a rebuild's last saved progress (present while a rebuild is unfinished; a feed checkpoint too). */
+export const IMAGE_REBUILD_PROGRESS_ID = 'image_indexer_rebuild';
 /** Names the kind of index that answers, for `search_meta.index_version`. */
 export const ANN_INDEX_KIND = 'usearch-hnsw-m16';
 
@@ -51,6 +58,11 @@ export interface ImageFingerprintDoc extends StoredDocument {
 interface CheckpointDoc extends StoredDocument {
   position: string | null;
   generation: string;
+}
+
+interface ProgressDoc extends StoredDocument {
+  /** The feed position the rebuild goes on from once whole (retention keeps the entries after it). */
+  position: string | null;
 }
 
 const TEXT_DIMENSIONS = 256;
@@ -133,6 +145,10 @@ export class ImageIndex {
     return this.options.store.collection<CheckpointDoc>(COLLECTIONS.meta);
   }
 
+  private get progress() {
+    return this.options.store.collection<ProgressDoc>(COLLECTIONS.meta);
+  }
+
   private file(channel: IndexedChannel): string {
     return join(this.options.directory, `${channel}.usearch`);
   }
@@ -154,9 +170,8 @@ export class ImageIndex {
     const checkpoint = await this.checkpoints.findOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
     if (checkpoint === null) return undefined;
     if (checkpoint.generation === this.generation) return checkpoint.position;
-    const channels = Object.keys(this.vectors) as IndexedChannel[];
-    if (!channels.every((channel) => existsSync(this.file(channel)))) return undefined;
-    for (const channel of channels) this.vectors[channel].load(this.file(channel));
+    if (!this.hasFiles()) return undefined;
+    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].load(this.file(channel));
     this.generation = checkpoint.generation;
     return checkpoint.position;
   }
@@ -193,27 +208,60 @@ export class ImageIndex {
     await this.records.deleteOne({ _id: mediaId });
   }
 
+  private hasFiles(): boolean {
+    return (Object.keys(this.vectors) as IndexedChannel[]).every((channel) => existsSync(this.file(channel)));
+  }
+
+  private saveFiles(): void {
+    mkdirSync(this.options.directory, { recursive: true, mode: 0o700 });
+    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].save(this.file(channel));
+  }
+
   /**
-   * Refills the indexes from the stored records (before a rebuild): the records are written one
-   * image at a time, so a rebuild cut short by a stop or a crash resumes where it was instead of
-   * fingerprinting and OCR-ing every image again.
+   * Starts or resumes a rebuild: drops the checkpoint (no process searches partial indexes), then
+   * holds either the progress a rebuild cut short saved (true) or nothing (false).
+   */
+  async beginRebuild(): Promise<boolean> {
+    await this.checkpoints.deleteOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
+    this.generation = null;
+    if ((await this.progress.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID })) !== null && this.hasFiles()) {
+      for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].load(this.file(channel));
+      return true;
+    }
+    for (const index of Object.values(this.vectors)) index.clear();
+    return false;
+  }
+
+  /** Saves a rebuild's progress (what the indexes hold is kept if it is cut short); `position` as for persist. */
+  async saveProgress(position: string | null): Promise<void> {
+    this.saveFiles();
+    await this.progress.replaceOne({ _id: IMAGE_REBUILD_PROGRESS_ID, position });
+  }
+
+  /**
+   * Adds the stored records the indexes do not hold yet (before a rebuild goes on): the records
+   * are written one image at a time, so a rebuild cut short resumes where it was instead of
+   * fingerprinting and OCR-ing every image again. A rebuild writes each record once, so a record
+   * the loaded progress holds is the one it saved (an image replaced while a rebuild was cut short
+   * between a progress save and the stop keeps its saved vectors until its next change).
    */
   async reloadFromRecords(): Promise<void> {
-    for (const index of Object.values(this.vectors)) index.clear();
     for (let after = ''; ;) {
       const page = await this.records.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: RELOAD_PAGE });
       if (page.length === 0) return;
-      for (const doc of page) this.addVectors(doc.key, decodeDescriptor(doc.descriptor), doc.views.map(decodeDescriptor), doc.phash, doc.logo_text);
+      for (const doc of page)
+        if (!this.vectors.phash.has(BigInt(`0x${doc.key}`)))
+          this.addVectors(doc.key, decodeDescriptor(doc.descriptor), doc.views.map(decodeDescriptor), doc.phash, doc.logo_text);
       after = page[page.length - 1]!._id;
     }
   }
 
-  /** Saves the indexes, then records that they hold the feed up to `position`. */
+  /** Saves the indexes, then records that they hold the feed up to `position` (a rebuild is then whole). */
   async persist(position: string | null): Promise<void> {
-    mkdirSync(this.options.directory, { recursive: true, mode: 0o700 });
-    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].save(this.file(channel));
+    this.saveFiles();
     const generation = randomBytes(8).toString('hex');
     await this.checkpoints.replaceOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID, position, generation });
+    await this.progress.deleteOne({ _id: IMAGE_REBUILD_PROGRESS_ID });
     this.generation = generation;
   }
 

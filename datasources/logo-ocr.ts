@@ -73,8 +73,10 @@ export class LogoOcr {
     }
   }
 
-  /** Stops the engine's thread (the next recognition starts it again). */
+  /** Stops the engine's thread once the recognitions queued have ended (the next recognition starts it again). */
   async close(): Promise<void> {
+    // Terminating the engine under a recognition would leave that recognition unanswered for ever.
+    await this.queue;
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
     const worker = this.worker;

@@ -2,7 +2,7 @@
  * The change-feed consumers and the `meta` documents holding their persisted positions. The
  * retention worker keeps every feed entry that one of them has not read yet.
  */
-import { IMAGE_INDEXER_CHECKPOINT_ID } from '../datasources/image-index';
+import { IMAGE_INDEXER_CHECKPOINT_ID, IMAGE_REBUILD_PROGRESS_ID } from '../datasources/image-index';
 import { COLLECTIONS } from '../domain/records';
 
 export const INDEXER_CHECKPOINT_ID = 'indexer_position';
@@ -14,6 +14,8 @@ export const FEED_CHECKPOINT_IDS: readonly string[] = [
   WATCH_EVALUATOR_CHECKPOINT_ID,
   WEBHOOK_DISPATCHER_CHECKPOINT_ID,
   IMAGE_INDEXER_CHECKPOINT_ID,
+  // While a rebuild is unfinished the image indexer has no checkpoint; its progress holds the position it goes on from.
+  IMAGE_REBUILD_PROGRESS_ID,
 ];
 
 /** The feed collections the watch evaluator and the webhook dispatcher read (the indexer's follow from its projections). */

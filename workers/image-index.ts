@@ -11,8 +11,10 @@
  *
  * With no usable saved index (first start, or the files are gone) it rebuilds from the store:
  * every media record of a mark, then every generated logo not rendered yet, and resumes the feed
- * from the position taken before the scan; the fingerprint records written so far survive a stop,
- * so a rebuild resumes rather than restarts. It runs with the search indexer (worker `indexer`).
+ * from the position taken before the scan. The fingerprint records written so far survive a stop,
+ * and the indexes are saved every PROGRESS_EVERY images (ImageIndex.saveProgress), so a rebuild
+ * cut short loads its last progress, adds the records written after it, and goes on where it was.
+ * It runs with the search indexer (worker `indexer`).
  */
 import { fingerprintImage } from '../datasources/image-descriptors';
 import type { ImageIndex } from '../datasources/image-index';
@@ -22,6 +24,8 @@ import { COLLECTIONS } from '../domain/records';
 import { FeedLoop } from './feed-loop';
 
 const PAGE = 500;
+/** A rebuild saves its progress after about this many images (a few minutes' work). */
+const PROGRESS_EVERY = 5_000;
 /** Images in progress at once: decoding and hashing run on libuv's pool while the OCR engine reads another. */
 const CONCURRENCY = 2;
 
@@ -29,6 +33,8 @@ export interface ImageIndexerOptions {
   onError?: (error: unknown) => void;
   /** Rebuild progress (images indexed so far). */
   onProgress?: (done: number) => void;
+  /** Images between a rebuild's progress saves (default PROGRESS_EVERY). */
+  progressEvery?: number;
 }
 
 export class ImageIndexer {
@@ -63,14 +69,20 @@ export class ImageIndexer {
     if (content === null || content.record.trademark_id === null) return this.index.remove(id);
     const known = await this.index.byMediaId(id);
     if (known !== null && known.checksum_sha256 === content.record.checksum_sha256) return;
+    // Once stopping, no new recognition: `stop` closes the engine after those already queued.
+    if (this.stopping) return;
     const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: true }), this.ocr.recognize(content.bytes)]);
     await this.index.put(id, content.record.trademark_id, content.record.checksum_sha256, fingerprint, text);
   }
 
-  private async indexAll(ids: readonly string[]): Promise<void> {
+  /** Indexes `ids`, CONCURRENCY at a time; `indexed` after each. */
+  private async indexAll(ids: readonly string[], indexed: () => Promise<void> = async () => undefined): Promise<void> {
     let next = 0;
     const work = async (): Promise<void> => {
-      while (next < ids.length && !this.stopping) await this.indexImage(ids[next++]!);
+      while (next < ids.length && !this.stopping) {
+        await this.indexImage(ids[next++]!);
+        await indexed();
+      }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, work));
   }
@@ -109,20 +121,32 @@ export class ImageIndexer {
   /**
    * Fingerprints every mark image of the store not fingerprinted yet (or changed since), on top of
    * the records already stored, then resumes the feed from before the scan. The position is saved
-   * only once the scan is whole: a rebuild cut short runs again at the next start, skipping what
-   * it had done.
+   * only once the scan is whole: a rebuild cut short runs again at the next start, from its last
+   * saved progress and the records written after it, skipping what it had done.
    */
   async rebuild(): Promise<void> {
     const position = await this.store.latestPosition();
+    await this.index.beginRebuild();
     await this.index.reloadFromRecords();
     let done = 0;
+    let sinceSave = 0;
+    // Saving while other images are in flight is safe: a record is written before its vectors are
+    // added, and a resumed rebuild adds every record its loaded progress lacks.
+    const advance = async (): Promise<void> => {
+      this.options.onProgress?.(++done);
+      if (++sinceSave < (this.options.progressEvery ?? PROGRESS_EVERY) || this.stopping) return;
+      sinceSave = 0;
+      await this.index.saveProgress(position);
+    };
     const media = this.store.collection<MediaRecord>(COLLECTIONS.media);
     for (let after = ''; ;) {
       const page = await media.find({ _id: { $gt: after }, trademark_id: { $ne: null } }, { sort: { _id: 1 }, limit: PAGE });
       if (page.length === 0 || this.stopping) break;
-      await this.indexAll(page.map((record) => record._id));
+      await this.indexAll(
+        page.map((record) => record._id),
+        advance,
+      );
       after = page[page.length - 1]!._id;
-      this.options.onProgress?.((done += page.length));
     }
     const logos = this.store.collection<StoredDocument>(COLLECTIONS.generatedLogos);
     for (let after = ''; ;) {
@@ -130,9 +154,8 @@ export class ImageIndexer {
       if (page.length === 0 || this.stopping) break;
       const indexed = new Set((await this.index.records.findByIds(page.map((logo) => logo._id))).map((doc) => doc._id));
       const pending = page.map((logo) => logo._id).filter((id) => !indexed.has(id));
-      await this.indexAll(pending);
+      await this.indexAll(pending, advance);
       after = page[page.length - 1]!._id;
-      this.options.onProgress?.((done += pending.length));
     }
     if (this.stopping) return;
     await this.index.persist(position);

@@ -67,6 +67,10 @@ export class VectorIndex {
     for (const vector of vectors) this.index.add(key, vector, 1);
   }
 
+  has(key: bigint): boolean {
+    return this.index.contains(key) === true;
+  }
+
   remove(key: bigint): void {
     if (this.index.contains(key)) this.index.remove(key);
   }

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
-import { decodeDescriptor, ImageIndex } from '../../datasources/image-index';
+import { decodeDescriptor, IMAGE_INDEXER_CHECKPOINT_ID, IMAGE_REBUILD_PROGRESS_ID, ImageIndex } from '../../datasources/image-index';
 import type { DocumentStore, MediaStore } from '../../datasources/ports';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { ImageIndexer } from '../../workers/image-index';
@@ -110,24 +110,38 @@ describe('workers: image indexer', function () {
 describe('workers: image indexer, a rebuild cut short', function () {
   this.timeout(180_000);
 
-  it('resumes from the fingerprints already stored instead of starting over', async () => {
+  it('resumes from its saved progress and the fingerprints stored after it, instead of starting over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'marque-image-resume-'));
     const store = createEmbeddedDocumentStore({ path: join(dir, 'marque.sqlite') });
     try {
       await seedStore(store, { marks: 80, seed: 7 });
       const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store }), store);
       const total = await store.collection(COLLECTIONS.generatedLogos).countDocuments({});
+      const meta = store.collection(COLLECTIONS.meta);
       const first = new ImageIndex({ store, directory: join(dir, 'image-index') });
-      const firstIndexer = new ImageIndexer(store, media, first);
+      const firstIndexer = new ImageIndexer(store, media, first, { progressEvery: 4 });
       const running = firstIndexer.catchUp();
-      while ((await first.records.countDocuments({})) < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      let settled = false;
+      void running.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      // Past the first progress save (4 images), and on to a record or more after it.
+      while (!settled && (await first.records.countDocuments({})) < 6) await new Promise((resolve) => setTimeout(resolve, 20));
       await firstIndexer.stop();
-      // The image in flight at the stop may fail with the closed OCR engine: it was not recorded.
+      // The images in flight at the stop finish first (their records are written); the rest wait for the next run.
       await running.catch(() => undefined);
       const done = await first.records.countDocuments({});
-      expect(done).to.be.within(3, total - 1);
+      expect(done).to.be.within(6, total - 1);
+      // While the rebuild is unfinished no process searches its partial indexes; its progress holds the feed for retention.
+      expect(await meta.findOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID })).to.equal(null);
+      expect(await meta.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID })).to.not.equal(null);
+      expect(await new ImageIndex({ store, directory: join(dir, 'image-index') }).refresh()).to.equal(undefined);
 
       const second = new ImageIndex({ store, directory: join(dir, 'image-index') });
+      expect(await second.beginRebuild()).to.equal(true);
+      const saved = second.size;
+      expect(saved).to.be.within(4, done);
       const fingerprinted: string[] = [];
       const put = second.put.bind(second);
       second.put = (mediaId, ...rest) => (fingerprinted.push(mediaId), put(mediaId, ...rest));
@@ -137,6 +151,14 @@ describe('workers: image indexer, a rebuild cut short', function () {
       expect(fingerprinted).to.have.length(total - done);
       expect(second.size).to.equal(total);
       expect(await second.records.countDocuments({})).to.equal(total);
+      expect(await meta.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID })).to.equal(null);
+
+      // The same neighbours as indexes built in one go from the same records.
+      const whole = new ImageIndex({ store, directory: join(dir, 'image-index-whole') });
+      await whole.reloadFromRecords();
+      const probe = (await second.records.find({}, { limit: 1 }))[0]!;
+      const near = (index: ImageIndex) => index.nearest('visual', decodeDescriptor(probe.descriptor), 5).map((n) => n.key);
+      expect(near(second)).to.deep.equal(near(whole));
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
