@@ -14,7 +14,8 @@
  * A file that is not there, too large, or not an image the MediaStore accepts is counted and
  * listed (`images.problems`), and its mark loads without an image. A record's `media` is what its
  * own file and folder hold: an image added beside a record already ingested links at the mark's
- * next version. A dry run checks the same without storing.
+ * next version. A dry run checks the same without storing. A batch's image bytes travel with it
+ * from the parse thread (at most 8 MB each; `--batch-size` bounds how many are held at once).
  */
 import { processImage, sha256Hex } from '../../datasources/media-images';
 import { MEDIA_MAX_BYTES, MediaFormatError, type MediaStore } from '../../datasources/ports';
