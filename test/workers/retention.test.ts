@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
+import { IMAGE_REBUILD_PROGRESS_ID } from '../../datasources/image-index';
 import type { DocumentStore, SearchIndex } from '../../datasources/ports';
 import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc, type WebhookDeliveryDoc } from '../../domain/records';
 import { newDelivery } from '../../domain/webhook-deliveries';
@@ -48,6 +49,23 @@ describe('workers/retention: what is kept only for a while goes (finding 11)', f
     expect(left.events.map((event) => (event.document as OwnerDoc).name)).to.deep.equal(['B1', 'B2']);
     // The indexer carries on from its checkpoint and applies the two it had not read.
     expect(await indexer.catchUp()).to.equal(2);
+  });
+
+  it('keeps the entries an unfinished image-index rebuild goes on from once whole (its progress holds the feed)', async () => {
+    const [owner] = await store.collection<OwnerDoc>(COLLECTIONS.owners).find({}, { limit: 1 });
+    const progress = store.collection<{ _id: string; position: string | null }>(COLLECTIONS.meta);
+    const position = await store.latestPosition();
+    await progress.replaceOne({ _id: IMAGE_REBUILD_PROGRESS_ID, position });
+    for (const name of ['C1', 'C2']) await rename(owner as OwnerDoc, name);
+    await indexer.catchUp();
+    await new Retention(store, () => new Date(Date.now() + 8 * DAY_MS)).run();
+    const kept = await store.readChanges(position, 100, [COLLECTIONS.owners]);
+    expect(kept.events.map((event) => (event.document as OwnerDoc).name)).to.deep.equal(['C1', 'C2']);
+    // Once the rebuild is whole (its progress gone), what every reader has read goes (the newest entry always stays).
+    await progress.deleteOne({ _id: IMAGE_REBUILD_PROGRESS_ID });
+    await new Retention(store, () => new Date(Date.now() + 8 * DAY_MS)).run();
+    const left = await store.readChanges(null, 100, [COLLECTIONS.owners]);
+    expect(left.events.map((event) => (event.document as OwnerDoc).name)).to.deep.equal(['C2']);
   });
 
   it('deletes idempotency receipts past their 24 hours', async () => {
