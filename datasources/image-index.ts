@@ -81,6 +81,9 @@ export function annKey(mediaId: string): string {
   return createHash('sha256').update(mediaId).digest('hex').slice(0, 15);
 }
 
+/** The 64-bit label the ANN indexes keep for an ANN key. */
+const annLabel = (key: string): bigint => BigInt(`0x${key}`);
+
 export function encodeDescriptor(descriptor: Float32Array): string {
   return Buffer.from(descriptor.buffer, descriptor.byteOffset, descriptor.byteLength).toString('base64');
 }
@@ -171,7 +174,7 @@ export class ImageIndex {
     if (checkpoint === null) return undefined;
     if (checkpoint.generation === this.generation) return checkpoint.position;
     if (!this.hasFiles()) return undefined;
-    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].load(this.file(channel));
+    this.loadFiles();
     this.generation = checkpoint.generation;
     return checkpoint.position;
   }
@@ -194,7 +197,7 @@ export class ImageIndex {
   }
 
   private addVectors(key: string, descriptor: Float32Array, views: readonly Float32Array[], phash: string, logoText: string): void {
-    const label = BigInt(`0x${key}`);
+    const label = annLabel(key);
     this.vectors.visual.upsert(label, [descriptor, ...views]);
     this.vectors.phash.upsert(label, [phashBits(phash)]);
     const text = textVector(logoText);
@@ -203,18 +206,26 @@ export class ImageIndex {
   }
 
   async remove(mediaId: string): Promise<void> {
-    const label = BigInt(`0x${annKey(mediaId)}`);
+    const label = annLabel(annKey(mediaId));
     for (const index of Object.values(this.vectors)) index.remove(label);
     await this.records.deleteOne({ _id: mediaId });
   }
 
+  private get channels(): IndexedChannel[] {
+    return Object.keys(this.vectors) as IndexedChannel[];
+  }
+
   private hasFiles(): boolean {
-    return (Object.keys(this.vectors) as IndexedChannel[]).every((channel) => existsSync(this.file(channel)));
+    return this.channels.every((channel) => existsSync(this.file(channel)));
+  }
+
+  private loadFiles(): void {
+    for (const channel of this.channels) this.vectors[channel].load(this.file(channel));
   }
 
   private saveFiles(): void {
     mkdirSync(this.options.directory, { recursive: true, mode: 0o700 });
-    for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].save(this.file(channel));
+    for (const channel of this.channels) this.vectors[channel].save(this.file(channel));
   }
 
   /**
@@ -225,7 +236,7 @@ export class ImageIndex {
     await this.checkpoints.deleteOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
     this.generation = null;
     if ((await this.progress.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID })) !== null && this.hasFiles()) {
-      for (const channel of Object.keys(this.vectors) as IndexedChannel[]) this.vectors[channel].load(this.file(channel));
+      this.loadFiles();
       return true;
     }
     for (const index of Object.values(this.vectors)) index.clear();
@@ -250,7 +261,7 @@ export class ImageIndex {
       const page = await this.records.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: RELOAD_PAGE });
       if (page.length === 0) return;
       for (const doc of page)
-        if (!this.vectors.phash.has(BigInt(`0x${doc.key}`)))
+        if (!this.vectors.phash.has(annLabel(doc.key)))
           this.addVectors(doc.key, decodeDescriptor(doc.descriptor), doc.views.map(decodeDescriptor), doc.phash, doc.logo_text);
       after = page[page.length - 1]!._id;
     }
