@@ -15,7 +15,7 @@ const layer = (folder, forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'eslint.config.mjs', 'test/support/summary-reporter.js', 'bin/marque.js'] },
+  { ignores: ['dist/**', '.tmp/**', 'node_modules/**', 'data/**', 'eslint.config.mjs', 'test/support/summary-reporter.js', 'bin/marque.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

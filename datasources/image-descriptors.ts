@@ -115,21 +115,27 @@ const WORK = 128;
  * uses, and of a light logo on a dark ground versus a dark one on a light ground.
  */
 function foreground(rgb: Buffer, width: number, height: number): Float64Array {
-  const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
+  // Pixels counted in 4,096 colour bins (4 bits a channel); the most common bin is the background,
+  // the bin seen first winning a tie.
+  const count = new Uint32Array(4096);
+  const sums = new Float64Array(4096 * 3);
+  const first = new Int32Array(4096);
   for (let i = 0; i < width * height; i++) {
     const r = rgb[i * 3]!,
       g = rgb[i * 3 + 1]!,
       b = rgb[i * 3 + 2]!;
     const key = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
-    const bin = counts.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
-    bin.n += 1;
-    bin.r += r;
-    bin.g += g;
-    bin.b += b;
-    counts.set(key, bin);
+    if (count[key] === 0) first[key] = i;
+    count[key]! += 1;
+    sums[key * 3]! += r;
+    sums[key * 3 + 1]! += g;
+    sums[key * 3 + 2]! += b;
   }
-  const mode = [...counts.values()].reduce((best, bin) => (bin.n > best.n ? bin : best));
-  const background = [mode.r / mode.n, mode.g / mode.n, mode.b / mode.n];
+  let mode = -1;
+  for (let key = 0; key < 4096; key++)
+    if (count[key]! > 0 && (mode < 0 || count[key]! > count[mode]! || (count[key] === count[mode] && first[key]! < first[mode]!))) mode = key;
+  const n = count[mode]!;
+  const background = [sums[mode * 3]! / n, sums[mode * 3 + 1]! / n, sums[mode * 3 + 2]! / n];
   const out = new Float64Array(width * height);
   for (let i = 0; i < width * height; i++) {
     const d = Math.hypot(rgb[i * 3]! - background[0]!, rgb[i * 3 + 1]! - background[1]!, rgb[i * 3 + 2]! - background[2]!);

@@ -45,17 +45,24 @@ export class LogoOcr {
     }));
   }
 
-  /** The logo's words, space-separated ('' when none is read); one recognition at a time per engine. */
+  /**
+   * The logo's words, space-separated ('' when none is read); one recognition at a time per engine.
+   * The image is prepared (libvips, on libuv's pool) before it joins the queue, so the engine does
+   * not wait for one image's decoding between two recognitions.
+   */
   recognize(bytes: Uint8Array): Promise<string> {
-    const run = this.queue.then(() => this.read(bytes));
+    const prepared = prepare(bytes);
+    // Handled where the queue reaches it; until then a refused image must not count as unhandled.
+    prepared.catch(() => undefined);
+    const run = this.queue.then(() => this.read(prepared));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async read(bytes: Uint8Array): Promise<string> {
+  private async read(prepared: Promise<Buffer>): Promise<string> {
     if (this.idle !== null) clearTimeout(this.idle);
     try {
-      const image = await prepare(bytes);
+      const image = await prepared;
       const worker = await this.start();
       const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
       const words: string[] = [];

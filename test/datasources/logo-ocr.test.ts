@@ -1,0 +1,54 @@
+/**
+ * The OCR of image search's `logo_text` channel (datasources/logo-ocr.ts) with the real engine:
+ * words rendered into a PNG are read back, several recognitions asked for at once each answer with
+ * their own image's words (images are prepared outside the engine's queue), and bytes that are not
+ * an image are refused without stopping the recognitions queued after them.
+ */
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { LogoOcr } from '../../datasources/logo-ocr';
+
+const wordmark = (text: string): Promise<Buffer> =>
+  sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="200"><rect width="520" height="200" fill="#fff"/>` +
+        `<text x="260" y="120" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="48" fill="#111">${text}</text></svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+
+describe('datasources: logo OCR', function () {
+  this.timeout(60_000);
+  const ocr = new LogoOcr();
+  after(() => ocr.close());
+
+  it('reads the words written in a logo', async () => {
+    expect(await ocr.recognize(await wordmark('NORTHWIND'))).to.equal('NORTHWIND');
+  });
+
+  it('answers recognitions asked for at once each with its own image’s words', async () => {
+    const words = ['HARBOR', 'LANTERN', 'QUARTZ', 'MEADOW'];
+    const images = await Promise.all(words.map(wordmark));
+    expect(await Promise.all(images.map((image) => ocr.recognize(image)))).to.deep.equal(words);
+  });
+
+  it('refuses bytes that are not an image, queued between two recognitions that still answer', async () => {
+    // A rejection seen unhandled would end a worker process (Node's default for unhandled rejections).
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): number => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const before = ocr.recognize(await wordmark('SUMMIT'));
+      const refused = ocr.recognize(Buffer.from('not an image at all'));
+      const next = ocr.recognize(await wordmark('CANYON'));
+      let error: unknown = null;
+      await refused.catch((caught: unknown) => (error = caught));
+      expect(error).to.be.instanceOf(Error);
+      expect([await before, await next]).to.deep.equal(['SUMMIT', 'CANYON']);
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
