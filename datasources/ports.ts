@@ -363,6 +363,13 @@ export interface KeyValue {
   delete(key: string): Promise<void>;
   /** Atomically adds `by` and returns the new value; sets the TTL when the key is created. */
   increment(key: string, by: number, ttlMs?: number): Promise<number>;
+  /**
+   * Takes or keeps a lease: `key` becomes `holder`'s for `ttlMs` from now when it is absent,
+   * expired or already `holder`'s. True when `holder` holds it now; false when another does.
+   */
+  holdLease(key: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Ends `holder`'s lease on `key` at once; a lease another holder has taken since is left alone. */
+  releaseLease(key: string, holder: string): Promise<void>;
 
   /** Sliding windows: all must have room for `cost`; if so all are charged, atomically. */
   consumeWindows(checks: readonly WindowCheck[], cost: number, nowMs: number): Promise<WindowsDecision>;

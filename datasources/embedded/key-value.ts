@@ -89,6 +89,13 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     ),
     setEntryValue: db.prepare<[string, string]>('UPDATE entries SET value = ? WHERE key = ?'),
     deleteEntry: db.prepare<[string]>('DELETE FROM entries WHERE key = ?'),
+    // Takes an absent or expired lease, or extends the holder's own; `changes` says whether it did.
+    holdLease: db.prepare<[{ key: string; holder: string; expiresAt: number; nowMs: number }]>(
+      `INSERT INTO entries (key, value, expires_at) VALUES (@key, @holder, @expiresAt)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+       WHERE entries.value = excluded.value OR NOT ${NOT_EXPIRED}`,
+    ),
+    releaseLease: db.prepare<[string, string]>('DELETE FROM entries WHERE key = ? AND value = ?'),
     readCounter: db.prepare<[string, number], number>('SELECT used FROM counters WHERE key = ? AND expires_at > ?').pluck(),
     // The common charge leaves the expiry (and so its index) untouched; it costs a page write less.
     chargeCounter: db.prepare<[number, string, number]>('UPDATE counters SET used = ? WHERE key = ? AND expires_at = ?'),
@@ -144,6 +151,15 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
 
     async delete(key) {
       transactions.write(() => statements.deleteEntry.run(key));
+    },
+
+    async holdLease(key, holder, ttlMs) {
+      const nowMs = Date.now();
+      return transactions.write(() => statements.holdLease.run({ key, holder, expiresAt: nowMs + ttlMs, nowMs }).changes === 1);
+    },
+
+    async releaseLease(key, holder) {
+      transactions.write(() => statements.releaseLease.run(key, holder));
     },
 
     async increment(key, by, ttlMs) {

@@ -31,7 +31,7 @@ import {
   type WindowCheck,
   type WindowsDecision,
 } from '../ports';
-import { BEGIN_IDEMPOTENT_SCRIPT, COUNTERS_SCRIPT, INCREMENT_SCRIPT, WINDOWS_SCRIPT, type LuaScript } from './scripts';
+import { BEGIN_IDEMPOTENT_SCRIPT, COUNTERS_SCRIPT, HOLD_LEASE_SCRIPT, INCREMENT_SCRIPT, RELEASE_LEASE_SCRIPT, WINDOWS_SCRIPT, type LuaScript } from './scripts';
 
 export interface RedisKeyValueOptions {
   url: string;
@@ -213,6 +213,14 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     async increment(key, by, ttlMs) {
       const args = [String(by), ttlMs === undefined ? '' : String(ttlMs)];
       return asInteger(await guarded(() => runScript(INCREMENT_SCRIPT, [valueKey(key)], args)), 'increment');
+    },
+
+    async holdLease(key, holder, ttlMs) {
+      return asInteger(await guarded(() => runScript(HOLD_LEASE_SCRIPT, [valueKey(key)], [holder, String(ttlMs)])), 'hold-lease') === 1;
+    },
+
+    async releaseLease(key, holder) {
+      await guarded(() => runScript(RELEASE_LEASE_SCRIPT, [valueKey(key)], [holder]));
     },
 
     consumeWindows(checks, cost, nowMs) {

@@ -126,3 +126,21 @@ local value = redis.call('INCRBY', KEYS[1], ARGV[1])
 if created and ARGV[2] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return value
 `);
+
+/**
+ * Takes an absent lease (an expired one is absent: Redis dropped it) or extends the holder's own.
+ *
+ * KEYS: the lease. ARGV: holder, ttlMs. Returns 1 when the holder holds it now, else 0.
+ */
+export const HOLD_LEASE_SCRIPT = luaScript(`
+local current = redis.call('GET', KEYS[1])
+if current ~= false and current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`);
+
+/** Deletes the lease when the holder still holds it. KEYS: the lease. ARGV: holder. Returns 1 when deleted. */
+export const RELEASE_LEASE_SCRIPT = luaScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+`);

@@ -82,6 +82,42 @@ export function describeKeyValueContract(name: string, spec: () => KeyValueSpec)
       });
     });
 
+    describe('leases', () => {
+      it('gives an absent lease to its first holder, keeps it for that holder and refuses another', async () => {
+        const key = uniqueKey('lease');
+        expect(await store.holdLease(key, 'worker-a', 60_000)).to.equal(true);
+        expect(await store.holdLease(key, 'worker-a', 60_000)).to.equal(true);
+        expect(await store.holdLease(key, 'worker-b', 60_000)).to.equal(false);
+      });
+
+      it('lets another holder take a lease once it has expired', async () => {
+        const key = uniqueKey('lease-expiry');
+        expect(await store.holdLease(key, 'worker-a', 50)).to.equal(true);
+        await sleep(80);
+        expect(await store.holdLease(key, 'worker-b', 60_000)).to.equal(true);
+        expect(await store.holdLease(key, 'worker-a', 60_000)).to.equal(false);
+      });
+
+      it('extends the lease from each renewal by its holder', async () => {
+        const key = uniqueKey('lease-renewal');
+        await store.holdLease(key, 'worker-a', 150);
+        await sleep(90);
+        expect(await store.holdLease(key, 'worker-a', 150)).to.equal(true);
+        // 180 ms after the first hold: past its 150 ms, within the renewal's (until 240 ms).
+        await sleep(90);
+        expect(await store.holdLease(key, 'worker-b', 60_000)).to.equal(false);
+      });
+
+      it('ends a lease when its holder releases it, and not when another holder does', async () => {
+        const key = uniqueKey('lease-release');
+        await store.holdLease(key, 'worker-a', 60_000);
+        await store.releaseLease(key, 'worker-b');
+        expect(await store.holdLease(key, 'worker-b', 60_000)).to.equal(false);
+        await store.releaseLease(key, 'worker-a');
+        expect(await store.holdLease(key, 'worker-b', 60_000)).to.equal(true);
+      });
+    });
+
     describe('sliding windows', () => {
       const window = (label: string, limit: number): WindowCheck => ({ key: uniqueKey(label), limit, windowMs: MINUTE_MS });
 
@@ -291,6 +327,7 @@ export function describeKeyValueContract(name: string, spec: () => KeyValueSpec)
       ];
       const idempotencyKey = uniqueKey('processes-idem');
       const slotKey = uniqueKey('processes-slot');
+      const leaseKey = uniqueKey('processes-lease');
       const incrementKey = uniqueKey('processes-increment');
       let reports: HammerReport[];
 
@@ -305,6 +342,7 @@ export function describeKeyValueContract(name: string, spec: () => KeyValueSpec)
           idempotencyKey,
           fingerprint: `process-${index}`,
           slotKey,
+          leaseKey,
           incrementKey,
         });
         reports = await runHammers(Array.from({ length: PROCESSES }, (_, index) => order(index)));
@@ -336,6 +374,12 @@ export function describeKeyValueContract(name: string, spec: () => KeyValueSpec)
         const takers = reports.flatMap((report, index) => (report.slotTaken ? [`process-${index}`] : []));
         expect(takers).to.have.length(1);
         expect(await store.get(slotKey)).to.equal(takers[0]);
+      });
+
+      it('gives a lease to exactly one of 4 processes taking it at once', async () => {
+        const holders = reports.flatMap((report, index) => (report.leaseHeld ? [`process-${index}`] : []));
+        expect(holders).to.have.length(1);
+        expect(await store.holdLease(leaseKey, 'late-comer', 60_000)).to.equal(false);
       });
 
       it('adds up the increments of every process', async () => {

@@ -2,7 +2,7 @@
  * One of the processes of the KeyValue contract's cross-process tests. It opens the store named by
  * its argument (a HammerOrder, JSON), prints `ready`, waits for `go` on stdin (so every process
  * starts at once), then races the others: claims the idempotency key, sets the slot key if
- * absent, and `attempts` times consumes the windows and the counters and increments the shared
+ * absent, takes the lease if free, and `attempts` times consumes the windows and the counters and increments the shared
  * key. It prints what it was granted (a HammerReport, JSON) and exits.
  *
  *   node -r ts-node/register/transpile-only test/support/key-value-hammer.ts '<HammerOrder JSON>'
@@ -20,6 +20,7 @@ export interface HammerOrder {
   /** This process's fingerprint for the idempotency key. */
   fingerprint: string;
   slotKey: string;
+  leaseKey: string;
   incrementKey: string;
 }
 
@@ -28,6 +29,7 @@ export interface HammerReport {
   countersAdmitted: number;
   idempotency: IdempotencyBegin;
   slotTaken: boolean;
+  leaseHeld: boolean;
 }
 
 async function untilGo(): Promise<void> {
@@ -46,7 +48,8 @@ async function main(): Promise<void> {
     await untilGo();
     const idempotency = await store.beginIdempotent(order.idempotencyKey, order.fingerprint, 60_000);
     const slotTaken = await store.set(order.slotKey, order.fingerprint, { onlyIfAbsent: true, ttlMs: 60_000 });
-    const report: HammerReport = { windowsAdmitted: 0, countersAdmitted: 0, idempotency, slotTaken };
+    const leaseHeld = await store.holdLease(order.leaseKey, order.fingerprint, 60_000);
+    const report: HammerReport = { windowsAdmitted: 0, countersAdmitted: 0, idempotency, slotTaken, leaseHeld };
     for (let attempt = 0; attempt < order.attempts; attempt += 1) {
       if ((await store.consumeWindows(order.windows, 1, Date.now())).allowed) report.windowsAdmitted += 1;
       if ((await store.consumeCounters(order.counters, 1, Date.now())).allowed) report.countersAdmitted += 1;
