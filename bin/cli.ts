@@ -13,7 +13,7 @@ import { feedbackObject } from '../resolvers/feedback/reports';
 import { transitionFeedback } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
-import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
+import { err, logToStderr, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
 import { serveStdio } from '../mcp/stdio';
 import { closeAdapters, createBackgroundWorkers, createServer, cursorSecret, openAdapters, webhookOptions } from './compose';
 import { ConfigError, readConfig, WORKER_NAMES, type Config, type WorkerName } from './config';
@@ -28,7 +28,7 @@ const USAGE = `Usage: marque <command> [options]
   serve [--workers N]                     run the API (and its workers) on HOST:PORT; N HTTP processes
                                           (default MARQUE_WORKERS, or the machine's cores)
   worker indexer                          run the search indexer alone
-  worker watches                          run the watch evaluator alone (serve runs it too)
+  worker watches                          run the watch evaluator alone (or stand by while serve runs it)
   worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_FEED_WORKERS)
   mcp                                     serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY
   seed --marks N [--seed S] [--render-logos]
@@ -69,14 +69,15 @@ async function runWorker(config: Config, name: string | undefined): Promise<void
     ...webhookOptions(config),
     workers: [name as WorkerName],
     runRetention: false,
-    log: (message, error) => err(`${message}: ${String(error)}`),
+    workerLeaseMs: config.workerLeaseMs,
+    log: logToStderr,
   });
   worker.start();
   onStopSignals(err, async () => {
     await worker.stop();
     await closeAdapters(adapters);
   });
-  err(`marque: ${name} worker running; Ctrl-C to stop`);
+  err(`marque: ${name} worker started; Ctrl-C to stop`);
 }
 
 /** `marque mcp`: the MCP tools over stdio, with MARQUE_API_KEY; stdout carries only the protocol. */
@@ -84,7 +85,7 @@ async function mcpStdio(config: Config): Promise<void> {
   if (config.apiKey === null) throw new UsageError('marque mcp needs MARQUE_API_KEY: the API key the agent acts with');
   const adapters = await openAdapters(config);
   const server = await createServer(adapters, cursorSecret(config), {
-    log: (message, error) => err(`${message}: ${String(error)}`),
+    log: logToStderr,
     workers: [],
     runRetention: false,
   });

@@ -43,6 +43,7 @@ import { getImage } from '../datasources/outbound/get-image';
 import { ImageIndex } from '../datasources/image-index';
 import { LogoOcr } from '../datasources/logo-ocr';
 import { ImageIndexer } from '../workers/image-index';
+import { WorkerLease, type LeasedWork } from '../workers/worker-lease';
 import { RESPONSE_BODY_BYTES } from '../domain/webhook-deliveries';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { WORKER_NAMES, type Config, type WorkerName } from './config';
@@ -171,6 +172,8 @@ export interface ServerOptions {
   workers?: readonly WorkerName[];
   /** Run the retention chores (default true). */
   runRetention?: boolean;
+  /** Time to live of the workers' leases (MARQUE_WORKER_LEASE_MS; default DEFAULT_LEASE_MS). */
+  workerLeaseMs?: number;
   version?: string;
   log?: (message: string, error?: unknown) => void;
   /** Time budget of one watch preview (default 20 s). */
@@ -234,12 +237,17 @@ export interface BackgroundWorkers {
   retention: Retention;
   watchEvaluator: WatchEvaluator;
   webhookDispatcher: WebhookDispatcher;
+  /** One per worker asked for: it runs in the process holding its lease (workers/worker-lease.ts). */
+  leases: WorkerLease[];
   start(): void;
-  /** Each stops after its current batch, whose position it has checkpointed. */
+  /** Each stops after its current batch, whose position it has checkpointed, and releases its lease. */
   stop(): Promise<void>;
 }
 
-export type BackgroundOptions = Pick<ServerOptions, 'now' | 'workers' | 'runRetention' | 'log' | 'random' | 'environment' | 'webhookTimeouts'>;
+export type BackgroundOptions = Pick<
+  ServerOptions,
+  'now' | 'workers' | 'runRetention' | 'log' | 'random' | 'environment' | 'webhookTimeouts' | 'workerLeaseMs'
+>;
 
 export async function createBackgroundWorkers(adapters: Adapters, options: BackgroundOptions = {}): Promise<BackgroundWorkers> {
   const now = options.now ?? (() => new Date());
@@ -263,25 +271,36 @@ export async function createBackgroundWorkers(adapters: Adapters, options: Backg
   const imageIndexer = adapters.images
     ? new ImageIndexer(adapters.store, adapters.media, adapters.images, { onError: (error) => log('image indexer failed', error) })
     : null;
+  const work: Record<WorkerName, LeasedWork> = {
+    indexer: {
+      start: () => (indexer.start(), imageIndexer?.start()),
+      stop: async () => (await indexer.stop(), await imageIndexer?.stop()),
+    },
+    watches: watchEvaluator,
+    webhooks: webhookDispatcher,
+  };
+  const leases = WORKER_NAMES.filter((name) => workers.has(name)).map(
+    (name) =>
+      new WorkerLease(adapters.kv, name, work[name], {
+        ttlMs: options.workerLeaseMs,
+        log: (message) => log(message),
+        onError: (error) => log(`${name} worker lease failed`, error),
+      }),
+  );
   return {
     indexer,
     imageIndexer,
     retention,
     watchEvaluator,
     webhookDispatcher,
+    leases,
     start: () => {
       if (options.runRetention ?? true) retention.start();
-      if (workers.has('watches')) watchEvaluator.start();
-      if (workers.has('webhooks')) webhookDispatcher.start();
-      if (workers.has('indexer')) indexer.start();
-      if (workers.has('indexer')) imageIndexer?.start();
+      for (const lease of leases) lease.start();
     },
     stop: async () => {
       await retention.stop();
-      await watchEvaluator.stop();
-      await webhookDispatcher.stop();
-      await indexer.stop();
-      await imageIndexer?.stop();
+      for (const lease of leases) await lease.stop();
     },
   };
 }

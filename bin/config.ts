@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_LEASE_MS } from '../workers/worker-lease';
 
 /** More HTTP processes than this only add memory: each holds its own caches and connections. */
 export const MAX_SERVE_WORKERS = 64;
@@ -42,6 +43,11 @@ export interface Config {
   serveWorkers: number;
   /** MARQUE_FEED_WORKERS: the change-feed workers `serve` runs in-process (default all; `none` for none). */
   workers: readonly WorkerName[];
+  /**
+   * MARQUE_WORKER_LEASE_MS: each change-feed worker runs in one process at a time, the one holding
+   * its lease; after that process dies, another takes the worker over within this time.
+   */
+  workerLeaseMs: number;
   /** Webhook deliveries: connect and whole-response timeouts. */
   webhookConnectTimeoutMs: number;
   webhookResponseTimeoutMs: number;
@@ -124,6 +130,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     environment: environment(env.MARQUE_ENV),
     serveWorkers: integer(env, 'MARQUE_WORKERS', availableParallelism(), 1, MAX_SERVE_WORKERS),
     workers: workerList(env.MARQUE_FEED_WORKERS),
+    workerLeaseMs: integer(env, 'MARQUE_WORKER_LEASE_MS', DEFAULT_LEASE_MS, 1_000, 600_000),
     webhookConnectTimeoutMs: integer(env, 'MARQUE_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
     webhookResponseTimeoutMs: integer(env, 'MARQUE_WEBHOOK_RESPONSE_TIMEOUT_MS', 10_000, 100, 120_000),
     publicUrl: baseUrl(env, 'MARQUE_PUBLIC_URL'),

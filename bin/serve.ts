@@ -18,7 +18,7 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
-import { err, positiveInt, progressFor, UsageError } from './cli-support';
+import { err, logToStderr, positiveInt, progressFor, UsageError } from './cli-support';
 import {
   closeAdapters,
   createBackgroundWorkers,
@@ -75,12 +75,13 @@ function startDemoChanges(config: Config, adapters: Adapters): DemoChanges {
 
 function serverOptions(config: Config): ServerOptions {
   return {
-    log: (message, error) => err(`${message}: ${String(error)}`),
+    log: logToStderr,
     previewBudgetMs: config.previewBudgetMs,
     publicUrl: config.publicUrl,
     authUrl: config.authUrl,
     logLevel: config.logLevel,
     metricsToken: config.metricsToken,
+    workerLeaseMs: config.workerLeaseMs,
     ...webhookOptions(config),
   };
 }

@@ -33,6 +33,12 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect(readConfig({ MARQUE_FEED_WORKERS: 'none' }).workers).to.deep.equal([]);
   });
 
+  it('reads MARQUE_WORKER_LEASE_MS (15 s unless set, at least 1 s)', () => {
+    expect(readConfig({}).workerLeaseMs).to.equal(15_000);
+    expect(readConfig({ MARQUE_WORKER_LEASE_MS: '4000' }).workerLeaseMs).to.equal(4_000);
+    expect(() => readConfig({ MARQUE_WORKER_LEASE_MS: '10' })).to.throw(ConfigError, /MARQUE_WORKER_LEASE_MS/);
+  });
+
   it('refuses an unknown environment, worker or timeout, naming the variable', () => {
     expect(() => readConfig({ MARQUE_ENV: 'prod' })).to.throw(ConfigError, /MARQUE_ENV/);
     expect(() => readConfig({ MARQUE_FEED_WORKERS: 'indexer,mailer' })).to.throw(ConfigError, /MARQUE_FEED_WORKERS.*mailer/);

@@ -21,49 +21,102 @@ import { MARQUE } from '../support/serve-process';
 
 const ENDPOINTS = 3;
 const EVENTS = 200;
+/** Short, so the standby takes over quickly once the holder is killed. */
+const LEASE_MS = 2_000;
 
 function startWorker(dataDir: string) {
   const child = spawn(process.execPath, [MARQUE, 'worker', 'webhooks'], {
-    env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' },
+    env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent', MARQUE_WORKER_LEASE_MS: String(LEASE_MS) },
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, exited };
 }
 
+interface Queue {
+  dataDir: string;
+  receiver: WebhookReceiver;
+  events: EventDoc[];
+  endpoints: WebhookEndpointDoc[];
+}
+
+/** A data directory whose dispatcher has ENDPOINTS × EVENTS deliveries ahead of it, to a slow receiver. */
+async function queueDeliveries(): Promise<Queue> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'marque-webhook-worker-'));
+  const receiver = await WebhookReceiver.start();
+  // A slow customer: each answer takes 10 ms, so the queue is still long when the worker dies.
+  receiver.latencyMs = 10;
+  const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+  try {
+    const org = await createOrganization(adapters.store, { name: 'Webhook worker test', plan: 'pro' });
+    const now = new Date();
+    const endpoints = Array.from({ length: ENDPOINTS }, (_, i) => endpointDoc(org._id, `${receiver.url}/${i}`, now));
+    await adapters.store.collection<WebhookEndpointDoc>(COLLECTIONS.webhookEndpoints).insertMany(endpoints);
+    // The dispatcher's checkpoint is set before the events, as a running service would have it.
+    await new WebhookDispatcher(adapters.store, async () => ({ ok: true, status: 200, body: '' })).initialize();
+    const events = alertEvents(org._id, EVENTS, new Date(now.getTime() + 1));
+    for (const event of events) await adapters.store.collection<EventDoc>(COLLECTIONS.events).insertOne(event);
+    return { dataDir, receiver, events, endpoints };
+  } finally {
+    await closeAdapters(adapters);
+  }
+}
+
+/** Waits until every endpoint has received every event at least once (or a minute has passed). */
+async function untilAllReceived({ receiver }: Queue): Promise<void> {
+  const distinct = () => new Set(receiver.received.map((request) => `${request.path} ${request.headers['webhook-id']}`)).size;
+  for (let tries = 0; tries < 1_200 && distinct() < ENDPOINTS * EVENTS; tries++) await delay(50);
+  await delay(500);
+}
+
+/** Every endpoint got every event; every delivery row is delivered at its first attempt, and each request carried a row's attempt ID. */
+async function expectAllDelivered({ dataDir, receiver, events, endpoints }: Queue): Promise<void> {
+  const byEndpoint = new Map<string, Set<string>>();
+  for (const request of receiver.received) {
+    const got = byEndpoint.get(request.path) ?? new Set<string>();
+    got.add(request.headers['webhook-id'] as string);
+    byEndpoint.set(request.path, got);
+  }
+  const eventIds = events.map((event) => event._id).sort();
+  for (const endpoint of endpoints) expect([...(byEndpoint.get(new URL(endpoint.url).pathname) ?? [])].sort()).to.deep.equal(eventIds);
+  const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+  try {
+    const rows = await adapters.store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries).find({});
+    expect(rows).to.have.length(ENDPOINTS * EVENTS);
+    expect(rows.every((row) => row.status === 'delivered' && row.attempt === 1)).to.equal(true);
+    const attemptIds = new Set(rows.map((row) => row.delivery_attempt_id));
+    for (const request of receiver.received) expect(attemptIds.has(request.headers['webhook-attempt-id'] as string)).to.equal(true);
+  } finally {
+    await closeAdapters(adapters);
+  }
+}
+
+/** The pid of the process holding the dispatcher's lease (its holder is host/pid/random). */
+async function leaseHolderPid(dataDir: string): Promise<number | null> {
+  const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+  try {
+    const holder = await adapters.kv.get('worker-lease:webhooks');
+    return holder === null ? null : Number(holder.split('/')[1]);
+  } finally {
+    await closeAdapters(adapters);
+  }
+}
+
 describe('bin: marque worker webhooks after kill -9', function () {
   this.timeout(180_000);
-  let dataDir: string;
-  let receiver: WebhookReceiver;
-  let events: EventDoc[];
-  let endpoints: WebhookEndpointDoc[];
+  let queue: Queue;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'marque-webhook-worker-'));
-    receiver = await WebhookReceiver.start();
-    // A slow customer: each answer takes 10 ms, so the queue is still long when the worker dies.
-    receiver.latencyMs = 10;
-    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
-    try {
-      const org = await createOrganization(adapters.store, { name: 'Webhook worker test', plan: 'pro' });
-      const now = new Date();
-      endpoints = Array.from({ length: ENDPOINTS }, (_, i) => endpointDoc(org._id, `${receiver.url}/${i}`, now));
-      await adapters.store.collection<WebhookEndpointDoc>(COLLECTIONS.webhookEndpoints).insertMany(endpoints);
-      // The dispatcher's checkpoint is set before the events, as a running service would have it.
-      await new WebhookDispatcher(adapters.store, async () => ({ ok: true, status: 200, body: '' })).initialize();
-      events = alertEvents(org._id, EVENTS, new Date(now.getTime() + 1));
-      for (const event of events) await adapters.store.collection<EventDoc>(COLLECTIONS.events).insertOne(event);
-    } finally {
-      await closeAdapters(adapters);
-    }
+    queue = await queueDeliveries();
   });
 
   after(async () => {
-    await receiver.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await queue.receiver.close();
+    rmSync(queue.dataDir, { recursive: true, force: true });
   });
 
   it('delivers every event to every endpoint after a restart, any repeat with the same identity', async () => {
+    const { dataDir, receiver } = queue;
     const total = ENDPOINTS * EVENTS;
     const first = startWorker(dataDir);
     await receiver.waitFor(total / 4, 60_000);
@@ -74,36 +127,59 @@ describe('bin: marque worker webhooks after kill -9', function () {
 
     const second = startWorker(dataDir);
     try {
-      const distinct = () => new Set(receiver.received.map((request) => `${request.path} ${request.headers['webhook-id']}`)).size;
-      for (let tries = 0; tries < 1_200 && distinct() < total; tries++) await delay(50);
-      await delay(500);
+      await untilAllReceived(queue);
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
     }
 
-    // Nothing lost: each endpoint got each event.
-    const byEndpoint = new Map<string, Set<string>>();
-    for (const request of receiver.received) {
-      const got = byEndpoint.get(request.path) ?? new Set<string>();
-      got.add(request.headers['webhook-id'] as string);
-      byEndpoint.set(request.path, got);
-    }
-    const eventIds = events.map((event) => event._id).sort();
-    for (const endpoint of endpoints) expect([...(byEndpoint.get(new URL(endpoint.url).pathname) ?? [])].sort()).to.deep.equal(eventIds);
-
+    await expectAllDelivered(queue);
     // Repeats are the attempts in flight at the kill (one per endpoint at most), with their identity.
     const repeats = receiver.received.length - total;
     expect(repeats).to.be.within(0, ENDPOINTS);
-    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+  });
+});
+
+describe('bin: two marque worker webhooks on one data directory', function () {
+  this.timeout(180_000);
+  let queue: Queue;
+
+  before(async () => {
+    queue = await queueDeliveries();
+  });
+
+  after(async () => {
+    await queue.receiver.close();
+    rmSync(queue.dataDir, { recursive: true, force: true });
+  });
+
+  it('sends each delivery from one of them, and the other takes over within the lease after the first is killed', async () => {
+    const { dataDir, receiver } = queue;
+    const total = ENDPOINTS * EVENTS;
+    const workers = [startWorker(dataDir), startWorker(dataDir)];
     try {
-      const rows = await adapters.store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries).find({});
-      expect(rows).to.have.length(total);
-      expect(rows.every((row) => row.status === 'delivered' && row.attempt === 1)).to.equal(true);
-      const attemptIds = new Set(rows.map((row) => row.delivery_attempt_id));
-      for (const request of receiver.received) expect(attemptIds.has(request.headers['webhook-attempt-id'] as string)).to.equal(true);
+      await receiver.waitFor(total / 4, 60_000);
+      // Both ran side by side all along: had both sent, every delivery so far would have gone twice.
+      const sent = receiver.received.map((request) => `${request.path} ${request.headers['webhook-id']}`);
+      expect(new Set(sent).size, 'no delivery sent twice while both run').to.equal(sent.length);
+
+      const holderPid = await leaseHolderPid(dataDir);
+      const holder = workers.find((worker) => worker.child.pid === holderPid);
+      expect(holder, 'one of the two holds the lease').to.not.equal(undefined);
+      holder!.child.kill('SIGKILL');
+      await holder!.exited;
+      const atKill = receiver.received.length;
+      expect(atKill, 'killed mid-queue').to.be.below(total);
+
+      await untilAllReceived(queue);
+      expect(await leaseHolderPid(dataDir)).to.equal(workers.find((worker) => worker !== holder)!.child.pid);
     } finally {
-      await closeAdapters(adapters);
+      for (const worker of workers) worker.child.kill('SIGTERM');
+      await Promise.all(workers.map((worker) => worker.exited));
     }
+
+    await expectAllDelivered(queue);
+    // Repeats: only the attempts in flight at the kill (one per endpoint at most).
+    expect(receiver.received.length - total).to.be.within(0, ENDPOINTS);
   });
 });

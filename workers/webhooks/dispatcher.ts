@@ -17,9 +17,9 @@
  * attempt has a connect and a response timeout (the outbound client's). Sends do not block the
  * loop: it goes on fanning out and starting other endpoints' attempts while they run.
  *
- * Run one dispatcher per data store (in `serve`, or alone as `marque worker webhooks` with
- * MARQUE_FEED_WORKERS leaving it out of serve): two would both send each due row, which receivers
- * absorb by `webhook-id` but is wasted work.
+ * One dispatcher runs per data store (in `serve`, or alone as `marque worker webhooks` with
+ * MARQUE_FEED_WORKERS leaving it out of serve): two would both send each due row. Its lease
+ * (workers/worker-lease.ts) sees to it; a second copy stands by.
  */
 import type { DocumentStore, Filter, StoredDocument } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
