@@ -146,10 +146,10 @@ export class ImageIndexer {
     for (let after = ''; ;) {
       const page = await media.find({ _id: { $gt: after }, trademark_id: { $ne: null } }, { sort: { _id: 1 }, limit: PAGE });
       if (page.length === 0 || this.stopping) break;
-      await this.indexAll(
-        page.map((record) => record._id),
-        advance,
-      );
+      // Fingerprinted already with these bytes (a resumed rebuild): skipped without reading the file.
+      const known = new Map((await this.index.records.findByIds(page.map((record) => record._id))).map((doc) => [doc._id, doc.checksum_sha256]));
+      const pending = page.filter((record) => known.get(record._id) !== record.checksum_sha256).map((record) => record._id);
+      await this.indexAll(pending, advance);
       after = page[page.length - 1]!._id;
     }
     const logos = this.store.collection<StoredDocument>(COLLECTIONS.generatedLogos);
