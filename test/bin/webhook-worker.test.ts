@@ -2,7 +2,9 @@
  * `marque worker webhooks` killed with SIGKILL in the middle of a queue of deliveries and started
  * again: every event reaches every endpoint (nothing acknowledged is lost), and whatever is sent
  * twice (an attempt cut off before its outcome was recorded) carries the same webhook-id and the
- * same webhook-attempt-id, so receivers deduplicate it; no delivery gets a new identity.
+ * same webhook-attempt-id, so receivers deduplicate it; no delivery gets a new identity. And two
+ * of them started on one data directory: one sends (it holds the dispatcher's lease), the other
+ * stands by, so nothing is sent twice, and it finishes the queue after the first is killed.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -102,15 +104,15 @@ async function leaseHolderPid(dataDir: string): Promise<number | null> {
   }
 }
 
-describe('bin: marque worker webhooks after kill -9', function () {
+describe('bin: marque worker webhooks', function () {
   this.timeout(180_000);
   let queue: Queue;
 
-  before(async () => {
+  beforeEach(async () => {
     queue = await queueDeliveries();
   });
 
-  after(async () => {
+  afterEach(async () => {
     await queue.receiver.close();
     rmSync(queue.dataDir, { recursive: true, force: true });
   });
@@ -137,20 +139,6 @@ describe('bin: marque worker webhooks after kill -9', function () {
     // Repeats are the attempts in flight at the kill (one per endpoint at most), with their identity.
     const repeats = receiver.received.length - total;
     expect(repeats).to.be.within(0, ENDPOINTS);
-  });
-});
-
-describe('bin: two marque worker webhooks on one data directory', function () {
-  this.timeout(180_000);
-  let queue: Queue;
-
-  before(async () => {
-    queue = await queueDeliveries();
-  });
-
-  after(async () => {
-    await queue.receiver.close();
-    rmSync(queue.dataDir, { recursive: true, force: true });
   });
 
   it('sends each delivery from one of them, and the other takes over within the lease after the first is killed', async () => {

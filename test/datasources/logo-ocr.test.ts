@@ -5,18 +5,10 @@
  * an image are refused without stopping the recognitions queued after them.
  */
 import { expect } from 'chai';
-import sharp from 'sharp';
 import { LogoOcr } from '../../datasources/logo-ocr';
+import { wordmarkPng } from '../support/wordmark';
 
-const wordmark = (text: string): Promise<Buffer> =>
-  sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="200"><rect width="520" height="200" fill="#fff"/>` +
-        `<text x="260" y="120" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="48" fill="#111">${text}</text></svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
+const wordmark = (text: string): Promise<Buffer> => wordmarkPng(text, { fontSize: 48 });
 
 describe('datasources: logo OCR', function () {
   this.timeout(60_000);

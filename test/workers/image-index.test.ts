@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import sharp from 'sharp';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
 import { decodeDescriptor, IMAGE_INDEXER_CHECKPOINT_ID, IMAGE_REBUILD_PROGRESS_ID, ImageIndex } from '../../datasources/image-index';
@@ -17,16 +16,9 @@ import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { ImageIndexer } from '../../workers/image-index';
 import { withGeneratedLogos, type GeneratedLogoDoc } from '../../workers/ingest/generated-logos';
 import { seedStore } from '../../workers/ingest/seed';
+import { wordmarkPng } from '../support/wordmark';
 
-const wordmark = (text: string, background: string): Promise<Buffer> =>
-  sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="200"><rect width="520" height="200" fill="${background}"/>` +
-        `<text x="260" y="120" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="40" fill="#111">${text}</text></svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
+const wordmark = (text: string, background: string): Promise<Buffer> => wordmarkPng(text, { background });
 
 describe('workers: image indexer', function () {
   this.timeout(180_000);
