@@ -420,7 +420,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
     log,
   });
   served = app;
-  registerWorkerMetrics(metrics.registry, adapters.store, feedConsumers(indexer.collections));
+  registerWorkerMetrics(metrics.registry, adapters.store, adapters.kv, feedConsumers(indexer.collections));
   background.start();
   const close = async (): Promise<void> => {
     shuttingDown = true;

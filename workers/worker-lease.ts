@@ -32,6 +32,9 @@ export interface WorkerLeaseOptions {
 
 export const DEFAULT_LEASE_MS = 15_000;
 
+/** The KeyValue key of a worker's lease; its value is the holder. */
+export const workerLeaseKey = (name: string): string => `worker-lease:${name}`;
+
 /** This process, as a lease holder: host and pid to read (who runs it), and a random part (pids are reused). */
 const PROCESS_HOLDER = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
 
@@ -56,7 +59,7 @@ export class WorkerLease {
     /** Several leases of one process share its identity; tests give each its own. */
     holder: string = PROCESS_HOLDER,
   ) {
-    this.key = `worker-lease:${name}`;
+    this.key = workerLeaseKey(name);
     this.ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
     this.holder = holder;
   }

@@ -1,10 +1,10 @@
 /**
- * Gauges of the change-feed workers for /metrics, read at scrape time from the store (so they
- * are right whichever process runs the workers): each worker's backlog and lag behind the feed,
- * and the webhook deliveries waiting to be sent.
+ * Gauges of the change-feed workers for /metrics, read at scrape time from the store and the
+ * KeyValue (so they are right whichever process runs the workers): each worker's backlog and lag
+ * behind the feed, the process running it, and the webhook deliveries waiting to be sent.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { DocumentStore } from '../datasources/ports';
+import type { DocumentStore, KeyValue } from '../datasources/ports';
 import { COLLECTIONS, type WebhookDeliveryDoc } from '../domain/records';
 import { feedBacklog, type FeedConsumer } from './feed-backlog';
 import {
@@ -14,6 +14,7 @@ import {
   WEBHOOK_DISPATCHER_CHECKPOINT_ID,
   WEBHOOK_DISPATCHER_FEED,
 } from './feed-checkpoints';
+import { workerLeaseKey } from './worker-lease';
 
 /** The three feed consumers; the indexer's collections come from its projections. */
 export function feedConsumers(indexerCollections: readonly string[]): FeedConsumer[] {
@@ -24,7 +25,13 @@ export function feedConsumers(indexerCollections: readonly string[]): FeedConsum
   ];
 }
 
-export function registerWorkerMetrics(registry: Registry, store: DocumentStore, consumers: readonly FeedConsumer[], now: () => Date = () => new Date()): void {
+export function registerWorkerMetrics(
+  registry: Registry,
+  store: DocumentStore,
+  kv: KeyValue,
+  consumers: readonly FeedConsumer[],
+  now: () => Date = () => new Date(),
+): void {
   // One read per scrape serves both feed gauges.
   let reading: Promise<Array<{ name: string; backlog: Awaited<ReturnType<typeof feedBacklog>> }>> | null = null;
   const read = () =>
@@ -50,6 +57,20 @@ export function registerWorkerMetrics(registry: Registry, store: DocumentStore, 
     aggregator: 'first',
     async collect() {
       for (const { name, backlog } of await read()) if (backlog !== null) this.set({ worker: name }, backlog.lagSeconds);
+    },
+  });
+  new Gauge({
+    name: 'marque_worker_holder',
+    help: 'The process running each change-feed worker (its lease holder: host/pid/random), 1; no series while none runs it.',
+    labelNames: ['worker', 'holder'] as const,
+    registers: [registry],
+    aggregator: 'first',
+    async collect() {
+      this.reset();
+      for (const { name } of consumers) {
+        const holder = await kv.get(workerLeaseKey(name));
+        if (holder !== null) this.set({ worker: name, holder }, 1);
+      }
     },
   });
   new Gauge({

@@ -69,6 +69,15 @@ describe('rest/metrics: GET /metrics in development', function () {
     expect(family(families, 'marque_webhook_deliveries_pending').metrics[0]?.value).to.equal('0');
     expect(families.some((candidate) => candidate.name === 'marque_process_cpu_user_seconds_total')).to.equal(true);
   });
+
+  it('names the process running each worker (its lease holder), and none for a worker nobody runs', async () => {
+    // This app runs no workers; another process (here, its lease) runs the indexer.
+    expect(await app.adapters.kv.holdLease('worker-lease:indexer', 'worker-host/4242/0a1b2c3d', 60_000)).to.equal(true);
+    const holders = family(await scrape(app), 'marque_worker_holder').metrics;
+    expect(holders.map((m) => ({ ...m.labels, value: m.value }))).to.deep.equal([{ worker: 'indexer', holder: 'worker-host/4242/0a1b2c3d', value: '1' }]);
+    await app.adapters.kv.releaseLease('worker-lease:indexer', 'worker-host/4242/0a1b2c3d');
+    expect(family(await scrape(app), 'marque_worker_holder').metrics).to.deep.equal([]);
+  });
 });
 
 describe('rest/metrics: GET /metrics in production', function () {
