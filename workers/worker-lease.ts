@@ -83,7 +83,14 @@ export class WorkerLease {
     await this.check;
     if (!this.running) return;
     this.running = false;
-    await this.work.stop();
+    // Finishing a batch can outlast the lease (a webhook send may take its 15 s of timeouts): the
+    // lease is kept until the worker has stopped, so no other process starts beside it.
+    const keep = setInterval(() => void this.kv.holdLease(this.key, this.holder, this.ttlMs).catch(() => undefined), Math.floor(this.ttlMs / 3));
+    try {
+      await this.work.stop();
+    } finally {
+      clearInterval(keep);
+    }
     await this.kv.releaseLease(this.key, this.holder).catch((error: unknown) => this.options.onError?.(error));
   }
 

@@ -75,6 +75,35 @@ describe('workers: worker leases', () => {
     expect(second.starts).to.equal(1);
   });
 
+  it('keeps the lease while its worker takes longer than the lease to stop, so no other copy starts beside it', async () => {
+    let stopping = false;
+    const slow: LeasedWork & { running: boolean } = {
+      running: false,
+      start() {
+        this.running = true;
+      },
+      async stop() {
+        stopping = true;
+        await delay(TTL_MS * 2.5);
+        this.running = false;
+        stopping = false;
+      },
+    };
+    const other = new RecordedWork();
+    const a = lease('webhooks', slow, 'process-a');
+    a.start();
+    await until(() => slow.running);
+    lease('webhooks', other, 'process-b').start();
+    const stopped = a.stop();
+    await until(() => stopping);
+    while (stopping) {
+      expect(other.running, 'the other copy started while the first was still stopping').to.equal(false);
+      await delay(10);
+    }
+    await stopped;
+    await until(() => other.running, TTL_MS);
+  });
+
   it('takes over a worker whose holder vanished once its lease has lapsed', async () => {
     // A holder that died (kill -9) leaves its lease behind, unrenewed.
     expect(await kv.holdLease('worker-lease:indexer', 'dead-process', TTL_MS)).to.equal(true);
