@@ -237,8 +237,7 @@ export interface BackgroundWorkers {
   retention: Retention;
   watchEvaluator: WatchEvaluator;
   webhookDispatcher: WebhookDispatcher;
-  /** One per worker asked for: it runs in the process holding its lease (workers/worker-lease.ts). */
-  leases: WorkerLease[];
+  /** Starts retention and, through their leases (workers/worker-lease.ts), the workers asked for. */
   start(): void;
   /** Each stops after its current batch, whose position it has checkpointed, and releases its lease. */
   stop(): Promise<void>;
@@ -283,7 +282,7 @@ export async function createBackgroundWorkers(adapters: Adapters, options: Backg
     (name) =>
       new WorkerLease(adapters.kv, name, work[name], {
         ttlMs: options.workerLeaseMs,
-        log: (message) => log(message),
+        log,
         onError: (error) => log(`${name} worker lease failed`, error),
       }),
   );
@@ -293,7 +292,6 @@ export async function createBackgroundWorkers(adapters: Adapters, options: Backg
     retention,
     watchEvaluator,
     webhookDispatcher,
-    leases,
     start: () => {
       if (options.runRetention ?? true) retention.start();
       for (const lease of leases) lease.start();

@@ -35,8 +35,6 @@ const CONCURRENCY = 4;
 
 export interface ImageIndexerOptions {
   onError?: (error: unknown) => void;
-  /** Rebuild progress (images indexed so far). */
-  onProgress?: (done: number) => void;
   /** Images between a rebuild's progress saves (default PROGRESS_EVERY). */
   progressEvery?: number;
 }
@@ -132,12 +130,10 @@ export class ImageIndexer {
     const position = await this.store.latestPosition();
     await this.index.beginRebuild();
     await this.index.reloadFromRecords();
-    let done = 0;
     let sinceSave = 0;
     // Saving while other images are in flight is safe: a record is written before its vectors are
     // added, and a resumed rebuild adds every record its loaded progress lacks.
     const advance = async (): Promise<void> => {
-      this.options.onProgress?.(++done);
       if (++sinceSave < (this.options.progressEvery ?? PROGRESS_EVERY) || this.stopping) return;
       sinceSave = 0;
       await this.index.saveProgress(position);
