@@ -1,8 +1,7 @@
 /**
  * Route-table entries of the resolved-entity endpoints.
  */
-import { ENTITY_SORT_FIELDS } from '../../domain/contract';
-import { MEMBER_OWNER_LIMIT } from '../../domain/contract';
+import { ENTITY_SORT_FIELDS, MEMBER_OWNER_LIMIT } from '../../domain/contract';
 import type { RouteDef } from '../route';
 import { entityDetailSchema, entitySchema } from '../schemas/parties';
 import {

@@ -1,40 +1,23 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { AddressInfo } from 'node:net';
-import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters, type Server } from '../../bin/compose';
-import { readConfig } from '../../bin/config';
-
-const run = promisify(execFile);
-const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
-
-async function marque(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, [MARQUE, ...args], { env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' }, timeout: 120_000 });
-}
+import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
+import { runMarque as marque } from '../support/serve-process';
 
 describe('bin: the marque command line', function () {
   this.timeout(180_000);
   let dataDir: string;
-  let adapters: Adapters;
-  let server: Server;
-  let baseUrl: string;
+  let serving: DataDirServer;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'marque-cli-'));
     await marque(dataDir, 'seed', '--marks', '300', '--seed', '5');
-    const config = readConfig({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0' });
-    adapters = await openAdapters(config);
-    server = await createServer(adapters, cursorSecret(config), { log: () => undefined });
-    await server.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    serving = await serveDataDir(dataDir);
   });
 
   after(async () => {
-    await server.close();
-    await closeAdapters(adapters);
+    await serving.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -52,7 +35,7 @@ describe('bin: the marque command line', function () {
     expect(key.secret).to.match(/^mq_[0-9a-f]{48}$/);
     expect(key.secret.startsWith(key.prefix)).to.equal(true);
     expect(key.scopes).to.deep.equal(['trademarks:read', 'billing:read']);
-    const response = await fetch(`${baseUrl}/v1/trademarks?offices=US&include_total=true`, { headers: { authorization: `Bearer ${key.secret}` } });
+    const response = await fetch(`${serving.baseUrl}/v1/trademarks?offices=US&include_total=true`, { headers: { authorization: `Bearer ${key.secret}` } });
     expect(response.status).to.equal(200);
     const body = (await response.json()) as { pagination: { total_count: number } };
     expect(body.pagination.total_count).to.be.greaterThan(0);

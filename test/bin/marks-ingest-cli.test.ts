@@ -1,22 +1,12 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { AddressInfo } from 'node:net';
-import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters, type Server } from '../../bin/compose';
-import { readConfig } from '../../bin/config';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { catalogId } from '../../domain/ids';
+import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
+import { runMarque as marque } from '../support/serve-process';
 import { APPLICATIONS_SAMPLE } from '../support/uspto-samples';
-
-const run = promisify(execFile);
-const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
-
-async function marque(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, [MARQUE, ...args], { env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' }, timeout: 120_000 });
-}
 
 async function failing(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return marque(dataDir, ...args).then(
@@ -41,36 +31,29 @@ interface Detail {
 describe('bin: marque marks add|update and marque ingest', function () {
   this.timeout(180_000);
   let dataDir: string;
-  let adapters: Adapters;
-  let server: Server;
-  let baseUrl: string;
+  let serving: DataDirServer;
   let key: string;
 
   const get = async <T>(path: string): Promise<T> => {
-    const response = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(serving.baseUrl + path, { headers: { authorization: `Bearer ${key}` } });
     const body = (await response.json()) as T;
     expect(response.status, JSON.stringify(body)).to.equal(200);
     return body;
   };
   /** Trademark writes on the change feed for this mark, in order. */
   const feedOf = async (id: string) =>
-    (await adapters.store.readChanges(null, 100_000, [COLLECTIONS.trademarks])).events.filter((e) => e.documentId === id).map((e) => e.operation);
+    (await serving.adapters.store.readChanges(null, 100_000, [COLLECTIONS.trademarks])).events.filter((e) => e.documentId === id).map((e) => e.operation);
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'marque-marks-'));
     await marque(dataDir, 'seed', '--marks', '60', '--seed', '3');
     const org = JSON.parse((await marque(dataDir, 'orgs', 'create', '--name', 'Watchers')).stdout) as { id: string };
     key = (JSON.parse((await marque(dataDir, 'keys', 'create', '--org', org.id, '--scopes', 'trademarks:read')).stdout) as { secret: string }).secret;
-    const config = readConfig({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0' });
-    adapters = await openAdapters(config);
-    server = await createServer(adapters, cursorSecret(config), { log: () => undefined });
-    await server.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    serving = await serveDataDir(dataDir);
   });
 
   after(async () => {
-    await server.close();
-    await closeAdapters(adapters);
+    await serving.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -133,7 +116,7 @@ describe('bin: marque marks add|update and marque ingest', function () {
   });
 
   it('updates a generated mark through the same path', async () => {
-    const generated = (await adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ 'status.primary': 'pending' }, { limit: 1 }))[0]!;
+    const generated = (await serving.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ 'status.primary': 'pending' }, { limit: 1 }))[0]!;
     const updated = JSON.parse((await marque(dataDir, 'marks', 'update', generated._id, '--status', 'abandoned', '--event', 'abandoned')).stdout) as {
       version: number;
     };

@@ -18,8 +18,8 @@ import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
 import { addMark } from '../../workers/ingest/manual-marks';
 import { MarkWriter } from '../../workers/ingest/mark-writer';
+import { MARQUE } from '../support/serve-process';
 
-const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
 const MARKS = 2_400;
 
 /** Alert IDs in a data directory, read straight from its store file. */

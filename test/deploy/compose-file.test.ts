@@ -21,8 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters, type Server } from '../../bin/compose';
 import { readConfig, WORKER_NAMES } from '../../bin/config';
+import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
 import composeSpec from './compose-spec.schema.json';
 
 const ROOT = join(__dirname, '..', '..');
@@ -521,19 +521,13 @@ describe('deploy: Dockerfile', () => {
     };
 
     let dataDir: string;
-    let adapters: Adapters;
-    let server: Server;
-    let port: number;
+    let serving: DataDirServer | undefined;
     let refusing: HttpServer;
     let refusingPort: number;
 
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'marque-deploy-'));
-      const config = readConfig({ MARQUE_DATA_DIR: dataDir, MARQUE_DEMO_MARKS: '0' });
-      adapters = await openAdapters(config);
-      server = await createServer(adapters, cursorSecret(config), { log: () => undefined, workers: [], runRetention: false });
-      await server.app.listen({ host: '127.0.0.1', port: 0 });
-      port = (server.app.server.address() as AddressInfo).port;
+      serving = await serveDataDir(dataDir, { workers: [], runRetention: false });
       refusing = createHttpServer((_request, response) => response.writeHead(503).end('{"status":"unhealthy"}'));
       await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
       refusingPort = (refusing.address() as AddressInfo).port;
@@ -541,14 +535,13 @@ describe('deploy: Dockerfile', () => {
 
     after(async () => {
       if (refusing) await new Promise((resolve) => refusing.close(resolve));
-      if (server) await server.close();
-      if (adapters) await closeAdapters(adapters);
+      await serving?.close();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     it("the Dockerfile's HEALTHCHECK passes on a ready server and fails on a 503 or on nothing listening", async () => {
       expect(dockerCheck().join(' ')).to.include('/health/ready');
-      expect(await exitCodeOf(dockerCheck(), { PORT: String(port) })).to.equal(0);
+      expect(await exitCodeOf(dockerCheck(), { PORT: String(serving!.port) })).to.equal(0);
       expect(await exitCodeOf(dockerCheck(), { PORT: String(refusingPort) })).to.equal(1);
       const closed = createHttpServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -558,7 +551,7 @@ describe('deploy: Dockerfile', () => {
     });
 
     it("the API service's health check passes on a ready server and fails on a 503", async () => {
-      expect(await exitCodeOf(composeCheck(port), {})).to.equal(0);
+      expect(await exitCodeOf(composeCheck(serving!.port), {})).to.equal(0);
       expect(await exitCodeOf(composeCheck(refusingPort), {})).to.equal(1);
     });
   });

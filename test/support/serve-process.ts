@@ -1,9 +1,11 @@
 /**
- * A real `marque serve` process for the tests that need one (signals, the demo): started with
- * the given environment and log level info, its address read from the serving line.
+ * The real `marque` command for the tests that need it: a `marque serve` process (signals, the
+ * demo), started with the given environment and log level info, its address read from the serving
+ * line; and one-shot commands on a data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export const MARQUE = join(__dirname, '..', '..', 'bin', 'marque.js');
 
@@ -32,4 +34,11 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
     child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
   });
   return { child, baseUrl, exit, stderr: () => stderr };
+}
+
+const execMarque = promisify(execFile);
+
+/** Runs one `marque` command on a data directory (logging silenced) and returns what it printed; rejects on a non-zero exit. */
+export function runMarque(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return execMarque(process.execPath, [MARQUE, ...args], { env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' }, timeout: 120_000 });
 }
