@@ -27,7 +27,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { COLLECTIONS } from '../domain/records';
+import { COLLECTIONS, type FeedCheckpointDoc } from '../domain/records';
 import { foldedWords } from '../domain/text';
 import { VectorIndex, type Neighbour } from './embedded/vector-index';
 import { DESCRIPTOR_DIMENSIONS, type ImageFingerprint } from './image-descriptors';
@@ -55,8 +55,7 @@ export interface ImageFingerprintDoc extends StoredDocument {
   logo_text: string;
 }
 
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
+interface CheckpointDoc extends FeedCheckpointDoc {
   generation: string;
 }
 

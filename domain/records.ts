@@ -601,6 +601,13 @@ export interface AlertDoc {
   updated_at: string;
 }
 
+/** A change-feed consumer's place in the feed: a document of the `meta` collection, named by the consumer. */
+export interface FeedCheckpointDoc {
+  _id: string;
+  /** The last feed position the consumer has applied; null before the feed had anything. */
+  position: string | null;
+}
+
 /** One entry of an organization's event log (read by webhooks and GET /v1/events). */
 export interface EventDoc {
   _id: string; // evt_..., derived from what produced it

@@ -3,8 +3,8 @@
  * (the API's /metrics) can tell, whichever process runs the worker: the unread entries of the
  * collections it reads (counted up to a cap, so a scrape stays cheap) and the age of the oldest.
  */
-import type { DocumentStore, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS } from '../domain/records';
+import type { DocumentStore } from '../datasources/ports';
+import { COLLECTIONS, type FeedCheckpointDoc } from '../domain/records';
 
 export interface FeedConsumer {
   name: string;
@@ -19,13 +19,9 @@ export interface FeedBacklog {
   lagSeconds: number;
 }
 
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
-}
-
 /** `consumer`'s backlog; null when it has never run (no checkpoint). */
 export async function feedBacklog(store: DocumentStore, consumer: FeedConsumer, now: Date, cap = 1000): Promise<FeedBacklog | null> {
-  const checkpoint = await store.collection<CheckpointDoc>(COLLECTIONS.meta).findOne({ _id: consumer.checkpointId });
+  const checkpoint = await store.collection<FeedCheckpointDoc>(COLLECTIONS.meta).findOne({ _id: consumer.checkpointId });
   if (checkpoint === null) return null;
   const unread = await store.readChanges(checkpoint.position, cap, consumer.collections);
   const oldest = unread.events[0];

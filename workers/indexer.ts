@@ -6,17 +6,13 @@
  * re-applying a batch is harmless because upserts are idempotent.
  */
 import type { ChangeEvent, DocumentStore, Filter, SearchIndex, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS } from '../domain/records';
+import { COLLECTIONS, type FeedCheckpointDoc } from '../domain/records';
 import { INDEXER_CHECKPOINT_ID } from './feed-checkpoints';
 import { FeedLoop } from './feed-loop';
 import { PROJECTIONS } from './projections';
 import type { IndexProjection } from './projections/projection';
 
 const DEPENDENT_FILTERS_PER_QUERY = 200;
-
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
-}
 
 /** Collections whose changes matter to some projection. */
 function watchedCollections(projections: readonly IndexProjection[]): string[] {
@@ -41,7 +37,7 @@ export class SearchIndexer {
   }
 
   private get checkpoints() {
-    return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
+    return this.store.collection<FeedCheckpointDoc>(COLLECTIONS.meta);
   }
 
   /**

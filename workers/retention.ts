@@ -7,17 +7,13 @@
  * the feed retention. A consumer that never checkpointed holds nothing back: when it first runs
  * it starts from its own rule (the indexer rebuilds). Failures are reported and retried next time.
  */
-import type { DocumentStore, StoredDocument } from '../datasources/ports';
-import { COLLECTIONS, type IdempotencyReceiptDoc, type RequestLogDoc, type WebhookDeliveryDoc } from '../domain/records';
+import type { DocumentStore } from '../datasources/ports';
+import { COLLECTIONS, type IdempotencyReceiptDoc, type RequestLogDoc, type WebhookDeliveryDoc, type FeedCheckpointDoc } from '../domain/records';
 import { DELIVERY_RETENTION_DAYS } from '../domain/webhook-deliveries';
 import { FEED_RETENTION_DAYS, REQUEST_LOG_RETENTION_DAYS, retentionCutoff } from '../domain/retention';
 import { FEED_CHECKPOINT_IDS } from './feed-checkpoints';
 
 const HOUR_MS = 60 * 60 * 1000;
-
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
-}
 
 export interface RetentionReport {
   requestLogs: number;
@@ -48,7 +44,7 @@ export class Retention {
     const webhookDeliveries = await this.store
       .collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries)
       .deleteMany({ created_at: { $lt: retentionCutoff(now, DELIVERY_RETENTION_DAYS) } });
-    const checkpoints = await this.store.collection<CheckpointDoc>(COLLECTIONS.meta).findByIds(FEED_CHECKPOINT_IDS);
+    const checkpoints = await this.store.collection<FeedCheckpointDoc>(COLLECTIONS.meta).findByIds(FEED_CHECKPOINT_IDS);
     const consumed = checkpoints.map((checkpoint) => checkpoint.position).filter((position): position is string => position !== null);
     const changes = consumed.length === 0 ? 0 : await this.store.pruneChanges(consumed, retentionCutoff(now, FEED_RETENTION_DAYS));
     return { requestLogs, idempotencyReceipts, webhookDeliveries, changes };

@@ -12,7 +12,7 @@
  * A watch hears of changes that occurred at or after its `evaluate_from` (its creation or its
  * last resume): what happened while it was paused is not replayed.
  */
-import type { DocumentStore, StoredDocument } from '../../datasources/ports';
+import type { DocumentStore } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
 import { computeDeadlinesBatch } from '../../domain/deadlines';
 import { deadlineInputOf } from '../../domain/mark-deadlines';
@@ -31,15 +31,12 @@ import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
 import { WATCH_EVALUATOR_CHECKPOINT_ID, WATCH_EVALUATOR_FEED } from '../feed-checkpoints';
+import { FeedConsumer } from '../feed-consumer';
 import { FeedLoop } from '../feed-loop';
 import { trademarkProjection } from '../projections/trademarks';
 import type { SearchIndex } from '../../datasources/ports';
 import { WatchTable, type CompiledWatch } from './match';
 import type { SimilarityResult } from '../../domain/similarity';
-
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
-}
 
 export interface EvaluationReport {
   changes: number;
@@ -53,10 +50,8 @@ export class WatchEvaluator {
   private readonly loop: FeedLoop;
   /** The UTC day of the last renewal sweep. */
   private sweptOn = '';
-  private position: string | null | undefined = undefined;
+  private readonly feed: FeedConsumer;
   private compiled: { key: string; table: WatchTable } | null = null;
-  /** catchUp calls run one after another (the loop and a caller waiting for alerts share the position). */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: DocumentStore,
@@ -65,60 +60,36 @@ export class WatchEvaluator {
     onError: (error: unknown) => void = (error) => console.error('watch evaluator:', error),
   ) {
     this.loop = new FeedLoop(store, () => this.pass(), onError);
+    this.feed = new FeedConsumer(store, WATCH_EVALUATOR_CHECKPOINT_ID, WATCH_EVALUATOR_FEED);
   }
 
   /** The feed position evaluated up to (null before anything was read; undefined before initialize). */
   get evaluatedPosition(): string | null | undefined {
-    return this.position;
-  }
-
-  private get checkpoints() {
-    return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
+    return this.feed.consumedPosition;
   }
 
   /**
    * Loads the checkpoint, or on the very first run sets it to the feed's end (watches are about
-   * what happens from now on; earlier changes predate every watch). The composition root calls it
-   * at start, so changes written after start are evaluated even before the loop first runs.
+   * what happens from now on; earlier changes predate every watch).
    */
-  async initialize(): Promise<void> {
-    if (this.position !== undefined) return;
-    const checkpoint = await this.checkpoints.findOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID });
-    if (checkpoint) {
-      this.position = checkpoint.position;
-      return;
-    }
-    this.position = await this.store.latestPosition();
-    await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position: this.position });
+  initialize(): Promise<void> {
+    return this.feed.initialize();
   }
 
   /** Evaluates every change after the checkpoint; returns what it read and wrote. */
-  catchUp(batchSize = 500): Promise<EvaluationReport> {
-    const run = this.queue.then(() => this.evaluatePending(batchSize));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async evaluatePending(batchSize: number): Promise<EvaluationReport> {
+  async catchUp(batchSize = 500): Promise<EvaluationReport> {
     const report: EvaluationReport = { changes: 0, alerts: 0 };
-    await this.initialize();
-    for (;;) {
-      const position = this.position ?? null;
-      const batch = await this.store.readChanges(position, batchSize, WATCH_EVALUATOR_FEED);
-      if (batch.position === position) return report;
-      const changes = batch.events
-        .filter((event) => event.operation !== 'delete' && event.document !== null)
-        .map((event) => ({ change: event.document as unknown as TrademarkChangeDoc, occurredAt: event.occurredAt }));
-      // As in the indexer: a batch of other collections' changes only moves the position in memory.
-      if (changes.length === 0) {
-        this.position = batch.position;
-        continue;
-      }
-      const { alerts, touched } = await this.evaluate(changes);
-      report.alerts += await this.storeAlerts(alerts, touched, batch.position);
-      this.position = batch.position;
-      report.changes += changes.length;
-    }
+    await this.feed.consume(
+      batchSize,
+      (event) => event.operation !== 'delete' && event.document !== null,
+      async (events, position) => {
+        const changes = events.map((event) => ({ change: event.document as unknown as TrademarkChangeDoc, occurredAt: event.occurredAt }));
+        const { alerts, touched } = await this.evaluate(changes);
+        report.alerts += await this.storeAlerts(alerts, touched, position);
+        report.changes += changes.length;
+      },
+    );
+    return report;
   }
 
   private async evaluate(changes: ReadonlyArray<{ change: TrademarkChangeDoc; occurredAt: string }>) {
@@ -213,7 +184,7 @@ export class WatchEvaluator {
           { upsert: true },
         );
       }
-      if (position !== undefined) await this.checkpoints.replaceOne({ _id: WATCH_EVALUATOR_CHECKPOINT_ID, position });
+      if (position !== undefined) await this.feed.saveCheckpoint(position);
       return fresh.length;
     });
   }
@@ -279,7 +250,7 @@ export class WatchEvaluator {
       this.sweptOn = today;
     }
     await this.catchUp();
-    return this.position ?? null;
+    return this.feed.consumedPosition ?? null;
   }
 }
 

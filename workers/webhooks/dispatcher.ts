@@ -21,13 +21,14 @@
  * MARQUE_FEED_WORKERS leaving it out of serve): two would both send each due row. Its lease
  * (workers/worker-lease.ts) sees to it; a second copy stands by.
  */
-import type { DocumentStore, Filter, StoredDocument } from '../../datasources/ports';
+import type { DocumentStore, Filter } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
 import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../../domain/records';
 import { newDelivery } from '../../domain/webhook-deliveries';
 import { eventObject } from '../../domain/webhook-events';
 import { MAX_ATTEMPTS, nextAttemptAt, shouldDisableEndpoint } from '../../domain/webhook-retries';
 import { WEBHOOK_DISPATCHER_CHECKPOINT_ID, WEBHOOK_DISPATCHER_FEED } from '../feed-checkpoints';
+import { FeedConsumer } from '../feed-consumer';
 import { FeedLoop } from '../feed-loop';
 import { signedHeaders } from './signing';
 
@@ -46,10 +47,6 @@ export interface DispatcherOptions {
   onError?: (error: unknown) => void;
 }
 
-interface CheckpointDoc extends StoredDocument {
-  position: string | null;
-}
-
 /** Rows read per pass when looking for due deliveries. */
 const DUE_BATCH = 200;
 
@@ -59,13 +56,11 @@ export class WebhookDispatcher {
   private readonly random: () => number;
   private readonly concurrency: number;
   private readonly onError: (error: unknown) => void;
-  private position: string | null | undefined = undefined;
+  private readonly feed: FeedConsumer;
   /** Between start and stop: a finished attempt starts the next due one without waiting for the loop. */
   private running = false;
   /** Attempts in flight, by endpoint. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Fan-out calls run one after another (the loop and a caller share the position). */
-  private queue: Promise<unknown> = Promise.resolve();
   /** startDue calls run one after another, so a row is never started twice. */
   private starting: Promise<unknown> = Promise.resolve();
   /** The last startDue left due rows waiting for a free slot. */
@@ -81,6 +76,7 @@ export class WebhookDispatcher {
     this.concurrency = options.concurrency ?? 32;
     this.onError = options.onError ?? ((error) => console.error('webhook dispatcher:', error));
     this.loop = new FeedLoop(store, () => this.pass(), this.onError);
+    this.feed = new FeedConsumer(store, WEBHOOK_DISPATCHER_CHECKPOINT_ID, WEBHOOK_DISPATCHER_FEED);
   }
 
   private get endpoints() {
@@ -91,50 +87,28 @@ export class WebhookDispatcher {
     return this.store.collection<WebhookDeliveryDoc>(COLLECTIONS.webhookDeliveries);
   }
 
-  private get checkpoints() {
-    return this.store.collection<CheckpointDoc>(COLLECTIONS.meta);
-  }
-
   /**
    * Loads the checkpoint, or on the very first run sets it to the feed's end: endpoints hear of
    * events from now on (earlier ones are in GET /v1/events).
    */
-  async initialize(): Promise<void> {
-    if (this.position !== undefined) return;
-    const checkpoint = await this.checkpoints.findOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID });
-    if (checkpoint) {
-      this.position = checkpoint.position;
-      return;
-    }
-    this.position = await this.store.latestPosition();
-    await this.checkpoints.replaceOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID, position: this.position });
+  initialize(): Promise<void> {
+    return this.feed.initialize();
   }
 
   /** Queues a delivery of every event after the checkpoint; returns how many rows it made. */
-  fanOut(batchSize = 500): Promise<number> {
-    const run = this.queue.then(() => this.fanOutPending(batchSize));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async fanOutPending(batchSize: number): Promise<number> {
-    await this.initialize();
+  async fanOut(batchSize = 500): Promise<number> {
     let made = 0;
-    for (;;) {
-      const position = this.position ?? null;
-      const batch = await this.store.readChanges(position, batchSize, WEBHOOK_DISPATCHER_FEED);
-      if (batch.position === position) return made;
-      const events = batch.events
-        .filter((change) => change.operation === 'insert' && change.document !== null)
-        .map((change) => change.document as unknown as EventDoc);
-      if (events.length === 0) {
-        // Other collections' changes only move the position in memory (as in the indexer).
-        this.position = batch.position;
-        continue;
-      }
-      made += await this.queueDeliveries(events, batch.position);
-      this.position = batch.position;
-    }
+    await this.feed.consume(
+      batchSize,
+      (change) => change.operation === 'insert' && change.document !== null,
+      async (changes, position) => {
+        made += await this.queueDeliveries(
+          changes.map((change) => change.document as unknown as EventDoc),
+          position,
+        );
+      },
+    );
+    return made;
   }
 
   /** First-attempt rows for `events` and the checkpoint, in one transaction; rows already made are skipped. */
@@ -167,7 +141,7 @@ export class WebhookDispatcher {
       const existing = new Set((await this.deliveries.findByIds(rows.map((row) => row._id))).map((row) => row._id));
       const fresh = rows.filter((row) => !existing.has(row._id));
       if (fresh.length > 0) await this.deliveries.insertMany(fresh);
-      await this.checkpoints.replaceOne({ _id: WEBHOOK_DISPATCHER_CHECKPOINT_ID, position });
+      await this.feed.saveCheckpoint(position);
       return fresh.length;
     });
   }
@@ -331,7 +305,7 @@ export class WebhookDispatcher {
   private async pass(): Promise<string | null> {
     await this.fanOut();
     await this.startDue();
-    return this.position ?? null;
+    return this.feed.consumedPosition ?? null;
   }
 }
 
