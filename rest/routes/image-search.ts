@@ -406,13 +406,27 @@ async function candidates(deps: ImageSearchDeps, index: ImageIndex, query: Query
   return { kept, exhausted };
 }
 
+/**
+ * A candidate's three signals against the query's fingerprint and OCR text: visual (cosine to the
+ * candidate's best-matching view: the whole image, or it with a tenth cut off one side), the pHash
+ * distance, and the logo-text similarity (null unless both have words).
+ */
+export function candidateSignals(
+  fingerprint: Pick<ImageFingerprint, 'descriptor' | 'phash'>,
+  queryText: string | null,
+  doc: ImageFingerprintDoc,
+): { visual: number; distance: number; text: number | null } {
+  const views = [doc.descriptor, ...doc.views].map(decodeDescriptor);
+  return {
+    visual: Math.max(0, Math.min(1, Math.max(...views.map((view) => cosine(fingerprint.descriptor, view))))),
+    distance: hammingDistance(fingerprint.phash, doc.phash),
+    text: queryText && doc.logo_text ? scoreSimilarity({ text: queryText }, { text: doc.logo_text }).score : null,
+  };
+}
+
 function score(query: Query, channels: Set<Channel>, doc: ImageFingerprintDoc, mark: TrademarkDoc): Scored | null {
   const checksumMatch = query.checksum !== null && doc.checksum_sha256 === query.checksum;
-  const distance = hammingDistance(query.fingerprint.phash, doc.phash);
-  // The candidate's best-matching view: the whole image, or it with a tenth cut off one side.
-  const views = [doc.descriptor, ...doc.views].map(decodeDescriptor);
-  const visual = Math.max(0, Math.min(1, Math.max(...views.map((view) => cosine(query.fingerprint.descriptor, view)))));
-  const text = query.text && doc.logo_text ? scoreSimilarity({ text: query.text }, { text: doc.logo_text }).score : null;
+  const { visual, distance, text } = candidateSignals(query.fingerprint, query.text, doc);
   let best = 0;
   if (channels.has('exact_dup')) best = distance <= PHASH_NEAR ? 1 - distance / 64 : 0;
   if (channels.has('visual')) best = Math.max(best, visual);
