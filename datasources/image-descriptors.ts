@@ -28,6 +28,11 @@
 import type sharp from 'sharp';
 
 export const EMBEDDING_SPEC = 'marque-handcrafted-v1';
+/**
+ * Names what `fingerprintImage` computes (the descriptor and the pHash): stored with each
+ * fingerprint, so that changing either re-fingerprints every image (workers/image-index.ts).
+ */
+export const FINGERPRINT_SPEC = `${EMBEDDING_SPEC}+phash64-dct`;
 /** 63 shape + 64 colour + 32 edge values. */
 export const DESCRIPTOR_DIMENSIONS = 159;
 

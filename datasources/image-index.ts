@@ -30,7 +30,8 @@ import { join } from 'node:path';
 import { COLLECTIONS, type FeedCheckpointDoc } from '../domain/records';
 import { foldedWords } from '../domain/text';
 import { VectorIndex, type Neighbour } from './embedded/vector-index';
-import { DESCRIPTOR_DIMENSIONS, type ImageFingerprint } from './image-descriptors';
+import { DESCRIPTOR_DIMENSIONS, FINGERPRINT_SPEC, type ImageFingerprint } from './image-descriptors';
+import { OCR_SPEC } from './logo-ocr';
 import type { DocumentStore, StoredDocument } from './ports';
 
 export const IMAGE_INDEXER_CHECKPOINT_ID = 'image_indexer_position';
@@ -40,6 +41,17 @@ export const IMAGE_REBUILD_PROGRESS_ID = 'image_indexer_rebuild';
 export const ANN_INDEX_KIND = 'usearch-hnsw-m16';
 
 export type IndexedChannel = 'visual' | 'phash' | 'text';
+
+/**
+ * What the stored fingerprints and the indexes hold: the fingerprint's spec and the OCR's. Records,
+ * saved indexes and a rebuild's progress of another spec are not used: the indexer computes those
+ * fingerprints again, and reads an image's text again only when the OCR's spec changed.
+ */
+export const IMAGE_FINGERPRINTS_SPEC = `${FINGERPRINT_SPEC}+${OCR_SPEC}`;
+/** The specs of what was written before records, checkpoints and progress named theirs. */
+const UNNAMED_FINGERPRINT_SPEC = 'marque-handcrafted-v1+phash64-dct';
+const UNNAMED_OCR_SPEC = 'ocr-tesseract-eng4';
+const UNNAMED_INDEX_SPEC = `${UNNAMED_FINGERPRINT_SPEC}+${UNNAMED_OCR_SPEC}`;
 
 export interface ImageFingerprintDoc extends StoredDocument {
   /** The ANN key, 15 hex digits (see `annKey`). */
@@ -53,16 +65,41 @@ export interface ImageFingerprintDoc extends StoredDocument {
   views: string[];
   /** OCR'd words ('' when none was read). */
   logo_text: string;
+  /** FINGERPRINT_SPEC of the pHash and descriptors (absent on records of before: UNNAMED_FINGERPRINT_SPEC). */
+  fingerprint_spec?: string;
+  /** OCR_SPEC of `logo_text` (absent on records of before: UNNAMED_OCR_SPEC). */
+  ocr_spec?: string;
+}
+
+/** Whether a record's pHash and descriptors are what fingerprintImage computes now. */
+export function fingerprintIsCurrent(doc: ImageFingerprintDoc): boolean {
+  return (doc.fingerprint_spec ?? UNNAMED_FINGERPRINT_SPEC) === FINGERPRINT_SPEC;
+}
+
+/** Whether a record's text is what the OCR reads now. */
+export function textIsCurrent(doc: ImageFingerprintDoc): boolean {
+  return (doc.ocr_spec ?? UNNAMED_OCR_SPEC) === OCR_SPEC;
+}
+
+/** Whether a record holds what indexing these bytes now would write. */
+export function isUpToDate(doc: ImageFingerprintDoc | undefined | null, checksum: string): boolean {
+  return doc !== undefined && doc !== null && doc.checksum_sha256 === checksum && fingerprintIsCurrent(doc) && textIsCurrent(doc);
 }
 
 interface CheckpointDoc extends FeedCheckpointDoc {
   generation: string;
+  /** IMAGE_FINGERPRINTS_SPEC of the saved indexes (absent on checkpoints of before: UNNAMED_INDEX_SPEC). */
+  spec?: string;
 }
 
 interface ProgressDoc extends StoredDocument {
   /** The feed position the rebuild goes on from once whole (retention keeps the entries after it). */
   position: string | null;
+  /** IMAGE_FINGERPRINTS_SPEC of the saved progress (absent on progress of before: UNNAMED_INDEX_SPEC). */
+  spec?: string;
 }
+
+const isCurrentSpec = (doc: { spec?: string }): boolean => (doc.spec ?? UNNAMED_INDEX_SPEC) === IMAGE_FINGERPRINTS_SPEC;
 
 const TEXT_DIMENSIONS = 256;
 const RELOAD_PAGE = 1000;
@@ -165,12 +202,13 @@ export class ImageIndex {
 
   /**
    * The feed position the saved indexes hold, after loading them when another process saved a
-   * newer generation; undefined when there is nothing usable (never indexed, or files missing).
+   * newer generation; undefined when there is nothing usable (never indexed, files missing, or
+   * indexes of another fingerprint or OCR spec, which the indexer then rebuilds).
    */
   async refresh(): Promise<string | null | undefined> {
     await this.prepare();
     const checkpoint = await this.checkpoints.findOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
-    if (checkpoint === null) return undefined;
+    if (checkpoint === null || !isCurrentSpec(checkpoint)) return undefined;
     if (checkpoint.generation === this.generation) return checkpoint.position;
     if (!this.hasFiles()) return undefined;
     this.loadFiles();
@@ -190,6 +228,8 @@ export class ImageIndex {
       descriptor: encodeDescriptor(fingerprint.descriptor),
       views: fingerprint.views.map(encodeDescriptor),
       logo_text: logoText,
+      fingerprint_spec: FINGERPRINT_SPEC,
+      ocr_spec: OCR_SPEC,
     };
     await this.records.replaceOne(doc);
     this.addVectors(key, fingerprint.descriptor, fingerprint.views, fingerprint.phash, logoText);
@@ -229,12 +269,14 @@ export class ImageIndex {
 
   /**
    * Starts or resumes a rebuild: drops the checkpoint (no process searches partial indexes), then
-   * holds either the progress a rebuild cut short saved (true) or nothing (false).
+   * holds either the progress a rebuild cut short saved (true) or nothing (false; also when that
+   * progress is of another spec).
    */
   async beginRebuild(): Promise<boolean> {
     await this.checkpoints.deleteOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID });
     this.generation = null;
-    if ((await this.progress.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID })) !== null && this.hasFiles()) {
+    const progress = await this.progress.findOne({ _id: IMAGE_REBUILD_PROGRESS_ID });
+    if (progress !== null && isCurrentSpec(progress) && this.hasFiles()) {
       this.loadFiles();
       return true;
     }
@@ -245,7 +287,7 @@ export class ImageIndex {
   /** Saves a rebuild's progress (what the indexes hold is kept if it is cut short); `position` as for persist. */
   async saveProgress(position: string | null): Promise<void> {
     this.saveFiles();
-    await this.progress.replaceOne({ _id: IMAGE_REBUILD_PROGRESS_ID, position });
+    await this.progress.replaceOne({ _id: IMAGE_REBUILD_PROGRESS_ID, position, spec: IMAGE_FINGERPRINTS_SPEC });
   }
 
   /**
@@ -253,14 +295,15 @@ export class ImageIndex {
    * are written one image at a time, so a rebuild cut short resumes where it was instead of
    * fingerprinting and OCR-ing every image again. A rebuild writes each record once, so a record
    * the loaded progress holds is the one it saved (an image replaced while a rebuild was cut short
-   * between a progress save and the stop keeps its saved vectors until its next change).
+   * between a progress save and the stop keeps its saved vectors until its next change). Records
+   * of another spec are left for the rebuild to compute again.
    */
   async reloadFromRecords(): Promise<void> {
     for (let after = ''; ;) {
       const page = await this.records.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: RELOAD_PAGE });
       if (page.length === 0) return;
       for (const doc of page)
-        if (!this.vectors.phash.has(annLabel(doc.key)))
+        if (!this.vectors.phash.has(annLabel(doc.key)) && fingerprintIsCurrent(doc) && textIsCurrent(doc))
           this.addVectors(doc.key, decodeDescriptor(doc.descriptor), doc.views.map(decodeDescriptor), doc.phash, doc.logo_text);
       after = page[page.length - 1]!._id;
     }
@@ -270,7 +313,7 @@ export class ImageIndex {
   async persist(position: string | null): Promise<void> {
     this.saveFiles();
     const generation = randomBytes(8).toString('hex');
-    await this.checkpoints.replaceOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID, position, generation });
+    await this.checkpoints.replaceOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID, position, generation, spec: IMAGE_FINGERPRINTS_SPEC });
     await this.progress.deleteOne({ _id: IMAGE_REBUILD_PROGRESS_ID });
     this.generation = generation;
   }

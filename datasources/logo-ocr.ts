@@ -16,6 +16,8 @@ import { dirname, join } from 'node:path';
 import type sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
 
+/** Names how `recognize` reads a logo: stored with each image's text, so that changing it reads every image again. */
+export const OCR_SPEC = 'ocr-tesseract-eng4';
 const MIN_CONFIDENCE = 60;
 const IDLE_MS = 60_000;
 /**

@@ -6,7 +6,9 @@
  * Each image of a mark is fingerprinted once: the pHash and descriptor (image-descriptors.ts) and
  * the OCR of its text (logo-ocr.ts, this worker's own engine, so searches never queue behind it).
  * An image whose SHA-256 has not changed since its record was written is skipped, so replaying a
- * batch after a crash costs a look-up per image. After each batch the indexes are saved and the
+ * batch after a crash costs a look-up per image. A record of another fingerprint spec (a changed
+ * descriptor or pHash) is computed again, keeping its text unless the OCR's spec changed too: OCR
+ * is most of an image's cost. The saved indexes name their spec, so a change of either rebuilds. After each batch the indexes are saved and the
  * feed position recorded with them (ImageIndex.persist): a restart resumes there.
  *
  * With no usable saved index (first start, or the files are gone) it rebuilds from the store:
@@ -17,7 +19,7 @@
  * It runs with the search indexer (worker `indexer`).
  */
 import { fingerprintImage } from '../datasources/image-descriptors';
-import type { ImageIndex } from '../datasources/image-index';
+import { isUpToDate, textIsCurrent, type ImageIndex } from '../datasources/image-index';
 import { LogoOcr } from '../datasources/logo-ocr';
 import type { ChangeEvent, DocumentStore, MediaRecord, MediaStore, StoredDocument } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
@@ -70,10 +72,11 @@ export class ImageIndexer {
     const content = await this.media.get(id);
     if (content === null || content.record.trademark_id === null) return this.index.remove(id);
     const known = await this.index.byMediaId(id);
-    if (known !== null && known.checksum_sha256 === content.record.checksum_sha256) return;
+    if (isUpToDate(known, content.record.checksum_sha256)) return;
     // Once stopping, no new recognition: `stop` closes the engine after those already queued.
     if (this.stopping) return;
-    const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: true }), this.ocr.recognize(content.bytes)]);
+    const keptText = known !== null && known.checksum_sha256 === content.record.checksum_sha256 && textIsCurrent(known) ? known.logo_text : null;
+    const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: true }), keptText ?? this.ocr.recognize(content.bytes)]);
     await this.index.put(id, content.record.trademark_id, content.record.checksum_sha256, fingerprint, text);
   }
 
@@ -142,9 +145,9 @@ export class ImageIndexer {
     for (let after = ''; ;) {
       const page = await media.find({ _id: { $gt: after }, trademark_id: { $ne: null } }, { sort: { _id: 1 }, limit: PAGE });
       if (page.length === 0 || this.stopping) break;
-      // Fingerprinted already with these bytes (a resumed rebuild): skipped without reading the file.
-      const known = new Map((await this.index.records.findByIds(page.map((record) => record._id))).map((doc) => [doc._id, doc.checksum_sha256]));
-      const pending = page.filter((record) => known.get(record._id) !== record.checksum_sha256).map((record) => record._id);
+      // Fingerprinted already with these bytes and specs (a resumed rebuild): skipped without reading the file.
+      const known = new Map((await this.index.records.findByIds(page.map((record) => record._id))).map((doc) => [doc._id, doc]));
+      const pending = page.filter((record) => !isUpToDate(known.get(record._id), record.checksum_sha256)).map((record) => record._id);
       await this.indexAll(pending, advance);
       after = page[page.length - 1]!._id;
     }

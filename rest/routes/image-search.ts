@@ -19,7 +19,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { cosine, EMBEDDING_SPEC, fingerprintImage, hammingDistance, type ImageFingerprint } from '../../datasources/image-descriptors';
-import { ANN_INDEX_KIND, decodeDescriptor, imageIdOf, phashBits, textVector, type ImageFingerprintDoc, type ImageIndex } from '../../datasources/image-index';
+import {
+  ANN_INDEX_KIND,
+  decodeDescriptor,
+  IMAGE_FINGERPRINTS_SPEC,
+  imageIdOf,
+  phashBits,
+  textVector,
+  type ImageFingerprintDoc,
+  type ImageIndex,
+} from '../../datasources/image-index';
 import type { LogoOcr } from '../../datasources/logo-ocr';
 import { cropImage, processImage, type CropBox } from '../../datasources/media-images';
 import { MEDIA_MAX_BYTES, MEDIA_MIME_TYPES, MediaFormatError, type DocumentStore, type MediaStore } from '../../datasources/ports';
@@ -32,7 +41,7 @@ import type { CustomRoute, RouteDef, RouteInput } from '../route';
 import { arrayOf, bool, constant, int, named, num, object, str, type JsonSchema } from '../schemas/json-schema';
 
 /** What candidates are fingerprinted with and which index finds them; bumped when either changes. */
-export const IMAGE_INDEX_VERSION = `${EMBEDDING_SPEC}+phash64-dct+ocr-tesseract-eng4/${ANN_INDEX_KIND}`;
+export const IMAGE_INDEX_VERSION = `${IMAGE_FINGERPRINTS_SPEC}/${ANN_INDEX_KIND}`;
 const CHANNELS = ['visual', 'logo_text', 'exact_dup'] as const;
 type Channel = (typeof CHANNELS)[number];
 type Mode = 'image_url' | 'upload' | 'media_id';

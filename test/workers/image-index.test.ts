@@ -2,7 +2,7 @@
  * The image indexer over a real embedded store and real files: it rebuilds from the generated
  * logos, follows the change feed of stored images (new, replaced, OCR'd once), and saves its ANN
  * indexes so another process (a second ImageIndex on the same directory) searches the same
- * images without rebuilding.
+ * images without rebuilding; a change of fingerprint or OCR spec computes again what it changes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
-import { decodeDescriptor, IMAGE_INDEXER_CHECKPOINT_ID, IMAGE_REBUILD_PROGRESS_ID, ImageIndex } from '../../datasources/image-index';
+import { DESCRIPTOR_DIMENSIONS, fingerprintImage, FINGERPRINT_SPEC } from '../../datasources/image-descriptors';
+import { decodeDescriptor, encodeDescriptor, IMAGE_INDEXER_CHECKPOINT_ID, IMAGE_REBUILD_PROGRESS_ID, ImageIndex } from '../../datasources/image-index';
+import { LogoOcr, OCR_SPEC } from '../../datasources/logo-ocr';
 import type { DocumentStore, MediaStore } from '../../datasources/ports';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { ImageIndexer } from '../../workers/image-index';
@@ -152,6 +154,68 @@ describe('workers: image indexer, a rebuild cut short', function () {
       const near = (index: ImageIndex) => index.nearest('visual', decodeDescriptor(probe.descriptor), 5).map((n) => n.key);
       expect(near(second)).to.deep.equal(near(whole));
     } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('workers: image indexer, a change of fingerprint or OCR spec', function () {
+  this.timeout(180_000);
+
+  it('fingerprints every image again, reads the text again only where the OCR changed, and searches nothing of the old spec meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marque-image-spec-'));
+    const store = createEmbeddedDocumentStore({ path: join(dir, 'marque.sqlite') });
+    const recognize = LogoOcr.prototype.recognize;
+    try {
+      await seedStore(store, { marks: 80, seed: 7 });
+      const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: join(dir, 'media'), store }), store);
+      const first = new ImageIndex({ store, directory: join(dir, 'image-index') });
+      const firstIndexer = new ImageIndexer(store, media, first);
+      await firstIndexer.catchUp();
+      await firstIndexer.stop();
+      const records = await first.records.find({});
+      expect(records.length).to.be.greaterThan(5);
+
+      // As an older release would have left them: another descriptor (here a wrong one) under another
+      // fingerprint spec, one text under another OCR spec, and the saved indexes of that spec.
+      const [keptText, staleText] = records;
+      const wrong = encodeDescriptor(new Float32Array(DESCRIPTOR_DIMENSIONS).fill(1 / Math.sqrt(DESCRIPTOR_DIMENSIONS)));
+      for (const doc of records) await first.records.replaceOne({ ...doc, descriptor: wrong, fingerprint_spec: 'marque-handcrafted-v0+phash64-dct' });
+      await first.records.updateOne({ _id: keptText!._id }, { $set: { logo_text: 'KEPT WHILE THE OCR IS THE SAME' } });
+      await first.records.updateOne({ _id: staleText!._id }, { $set: { logo_text: 'READ BY AN OLDER OCR', ocr_spec: 'ocr-older' } });
+      await store
+        .collection(COLLECTIONS.meta)
+        .updateOne({ _id: IMAGE_INDEXER_CHECKPOINT_ID }, { $set: { spec: 'marque-handcrafted-v0+phash64-dct+ocr-older' } });
+      expect(await new ImageIndex({ store, directory: join(dir, 'image-index') }).refresh()).to.equal(undefined);
+
+      const read: number[] = [];
+      LogoOcr.prototype.recognize = function (bytes) {
+        read.push(bytes.length);
+        return recognize.call(this, bytes);
+      };
+      const second = new ImageIndex({ store, directory: join(dir, 'image-index') });
+      const secondIndexer = new ImageIndexer(store, media, second);
+      await secondIndexer.catchUp();
+      await secondIndexer.stop();
+
+      expect(read).to.have.length(1);
+      expect(second.size).to.equal(records.length);
+      const after = new Map((await second.records.find({})).map((doc) => [doc._id, doc]));
+      for (const doc of after.values()) {
+        expect(doc.fingerprint_spec).to.equal(FINGERPRINT_SPEC);
+        expect(doc.ocr_spec).to.equal(OCR_SPEC);
+      }
+      expect(after.get(keptText!._id)!.logo_text).to.equal('KEPT WHILE THE OCR IS THE SAME');
+      expect(after.get(staleText!._id)!.logo_text).to.equal(staleText!.logo_text);
+      const fresh = await fingerprintImage((await media.get(keptText!._id))!.bytes, { views: true });
+      expect(after.get(keptText!._id)!.descriptor).to.equal(encodeDescriptor(fresh.descriptor));
+      // Each image is again its own nearest neighbour, and other processes use the new indexes.
+      const [nearest] = second.nearest('visual', fresh.descriptor, 1);
+      expect((await second.byKeys([nearest!.key]))[0]!._id).to.equal(keptText!._id);
+      expect(await new ImageIndex({ store, directory: join(dir, 'image-index') }).refresh()).to.be.a('string');
+    } finally {
+      LogoOcr.prototype.recognize = recognize;
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
