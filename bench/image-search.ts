@@ -122,6 +122,15 @@ async function annScale(): Promise<{ lines: string[]; p95: number }> {
   return { lines, p95: percentile(times, 0.95) };
 }
 
+const WORDS_READ = ['the same words', 'other words', "the variant's words unread", "the original's words unread", 'no words in either'] as const;
+type WordsRead = (typeof WORDS_READ)[number];
+
+function wordsRead(variant: string, original: string): WordsRead {
+  if (variant !== '' && original !== '') return variant === original ? 'the same words' : 'other words';
+  if (variant === '' && original === '') return 'no words in either';
+  return variant === '' ? "the variant's words unread" : "the original's words unread";
+}
+
 /** Candidates taken from each ANN index for the ceiling (the route takes 50 for a top 10). */
 const CEILING_CANDIDATES = 200;
 
@@ -176,7 +185,7 @@ async function measure(
   server: Awaited<ReturnType<typeof createServer>>,
   adapters: Adapters,
   variants: GeneratedLogoDoc[],
-): Promise<{ results: string[]; combinedTimes: number[]; combinedRecall: number }> {
+): Promise<{ results: string[]; combinedTimes: number[]; combinedRecall: number; byWords: string }> {
   const { store } = adapters;
   const org = await createOrganization(store, { name: 'bench', plan: 'enterprise' });
   await store.collection(COLLECTIONS.organizations).updateOne({ _id: org._id }, { $set: { limits_override: { per_minute: { image_search: 1_000_000 } } } });
@@ -187,7 +196,13 @@ async function measure(
   let combinedTimes: number[] = [];
   let combinedRecall = 0;
   const originalChecksums = new Map<string, string | undefined>();
-  for (const variant of variants) originalChecksums.set(variant._id, (await adapters.images!.byMediaId(variant.derived_from!.media_id))?.checksum_sha256);
+  const words = new Map<string, WordsRead>();
+  for (const variant of variants) {
+    const [own, original] = [await adapters.images!.byMediaId(variant._id), await adapters.images!.byMediaId(variant.derived_from!.media_id)];
+    originalChecksums.set(variant._id, original?.checksum_sha256);
+    words.set(variant._id, wordsRead(own?.logo_text ?? '', original?.logo_text ?? ''));
+  }
+  const combinedByWords = new Map<WordsRead, { found: number; of: number }>();
   for (const { label, channels } of CHANNEL_SETS) {
     let found = 0;
     let foundCopy = 0;
@@ -202,7 +217,12 @@ async function measure(
       const body = (await response.json()) as { data: Array<{ thumbnail_url: string; matched_image: { checksum: string } }> };
       times.push(performance.now() - t0);
       if (!response.ok) throw new Error(`search failed: ${JSON.stringify(body)}`);
-      if (body.data.some((hit) => hit.thumbnail_url === `/v1/media/${variant.derived_from!.media_id}/thumbnail`)) found += 1;
+      const hit = body.data.some((hit) => hit.thumbnail_url === `/v1/media/${variant.derived_from!.media_id}/thumbnail`);
+      if (hit) found += 1;
+      if (channels.length === 3) {
+        const tally = combinedByWords.get(words.get(variant._id)!) ?? { found: 0, of: 0 };
+        combinedByWords.set(words.get(variant._id)!, { found: tally.found + (hit ? 1 : 0), of: tally.of + 1 });
+      }
       if (body.data.some((hit) => hit.matched_image.checksum === originalChecksums.get(variant._id))) foundCopy += 1;
     }
     times.sort((a, b) => a - b);
@@ -213,7 +233,12 @@ async function measure(
     console.log(results[results.length - 1]);
     if (channels.length === 3) [combinedTimes, combinedRecall] = [times, recall];
   }
-  return { results, combinedTimes, combinedRecall };
+  const byWords = `Combined recall@10 by the words the indexer's OCR read in the variant and in its original: ${WORDS_READ.filter((kind) =>
+    combinedByWords.has(kind),
+  )
+    .map((kind) => `${kind} ${combinedByWords.get(kind)!.found}/${combinedByWords.get(kind)!.of}`)
+    .join('; ')}.`;
+  return { results, combinedTimes, combinedRecall, byWords };
 }
 
 /** Recall and upload latency on a register whose image index is built already (BENCH_IMAGE_DATA). */
@@ -227,7 +252,7 @@ async function measureExisting(dataDir: string): Promise<void> {
   const count = Math.min(SAMPLED_VARIANTS, all.length);
   const sample = Array.from({ length: count }, (_, i) => all[Math.floor((i * all.length) / count)]!);
   const server = await createServer(adapters, Buffer.from('bench-image-secret'), { workers: [], runRetention: false, log: () => undefined });
-  const { results, combinedTimes, combinedRecall } = await measure(server, adapters, sample);
+  const { results, combinedTimes, combinedRecall, byWords } = await measure(server, adapters, sample);
   const ceiling = await featureCeiling(adapters.images!, sample);
   await server.close();
   const images = adapters.images!.size;
@@ -248,6 +273,8 @@ async function measureExisting(dataDir: string): Promise<void> {
     `Goal: recall@10 ≥ 0.9 combined (${combinedRecall.toFixed(3)}: ${combinedRecall >= 0.9 ? 'met' : 'not met'}), p95 < 300 ms (${ms(p95)}: ${p95 < 300 ? 'met' : 'not met'}).`,
     '',
     ceilingLine(ceiling),
+    '',
+    byWords,
   ].join('\n');
   writeFileSync(OUTPUT, `${report}\n`);
   console.log(report);
@@ -276,7 +303,7 @@ async function main(): Promise<void> {
   console.log(`indexed ${images} images in ${indexSeconds.toFixed(1)} s`);
 
   const variants = await variantsOf(store);
-  const { results, combinedTimes, combinedRecall } = await measure(server, adapters, variants);
+  const { results, combinedTimes, combinedRecall, byWords } = await measure(server, adapters, variants);
   const ceiling = await featureCeiling(adapters.images!, variants);
   await server.close();
   await closeAdapters(adapters);
@@ -302,6 +329,8 @@ async function main(): Promise<void> {
     `Goal: recall@10 ≥ 0.9 combined (${combinedRecall.toFixed(3)}: ${combinedRecall >= 0.9 ? 'met' : 'not met'}), p95 < 300 ms (${ms(percentile(combinedTimes, 0.95))}: ${percentile(combinedTimes, 0.95) < 300 ? 'met' : 'not met'}).`,
     '',
     ceilingLine(ceiling),
+    '',
+    byWords,
     '',
     `Indexing (render, fingerprint, OCR, ANN insert): ${images} images in ${indexSeconds.toFixed(1)} s, ${(images / indexSeconds).toFixed(1)} images/s.`,
     '',
