@@ -22,7 +22,9 @@ import { cosine, EMBEDDING_SPEC, fingerprintImage, hammingDistance, type ImageFi
 import {
   ANN_INDEX_KIND,
   decodeDescriptor,
+  fingerprintIsCurrent,
   IMAGE_FINGERPRINTS_SPEC,
+  textIsCurrent,
   imageIdOf,
   phashBits,
   textVector,
@@ -54,6 +56,8 @@ const PHASH_NEAR = 10;
  * 111 than the best channel alone, where a crop left the variant's words half legible.
  */
 const TEXT_AGREEMENT = 0.05;
+/** Retry-After while the image index is being built (a first indexing takes minutes to hours). */
+const IMAGE_INDEX_RETRY_AFTER_SECONDS = 60;
 /** Default time the query image's OCR may take before logo_text is left out of the answer. */
 const DEFAULT_OCR_BUDGET_MS = 1_500;
 
@@ -323,7 +327,9 @@ async function readQuery(deps: ImageSearchDeps, input: RouteInput, channels: Set
   if (body.media_id !== undefined) {
     const mediaId = body.media_id as string;
     if (crop !== null) throw invalid('crop', 'applies to an uploaded or fetched image, not to media_id (whose stored fingerprint is reused)');
-    const stored = (await deps.index?.byMediaId(mediaId)) ?? null;
+    // A record of another fingerprint or OCR spec (left from before an upgrade) is computed again.
+    const indexed = (await deps.index?.byMediaId(mediaId)) ?? null;
+    const stored = indexed !== null && fingerprintIsCurrent(indexed) && textIsCurrent(indexed) ? indexed : null;
     const content = stored === null && deps.media !== null ? await deps.media.get(mediaId) : null;
     if (stored === null && content === null) throw new ApiError('not_found', `media ${mediaId} does not exist`);
     const trademarkId = stored?.trademark_id ?? content!.record.trademark_id;
@@ -452,10 +458,17 @@ async function search(deps: ImageSearchDeps, input: RouteInput) {
   const filters = parseFilters(body.filters);
   const query = await readQuery(deps, input, channels);
   const index = deps.index ?? null;
-  // Usable only when the image indexer has saved one (the files are reloaded when another process saved newer ones).
-  const ready = index !== null && (await index.refresh()) !== undefined;
+  // Usable only when the image indexer has saved one (the files are reloaded when another process
+  // saved newer ones): until then an empty answer would read as "no similar logo".
+  if (index !== null && (await index.refresh()) === undefined)
+    throw new ApiError(
+      'service_unavailable',
+      'the image index is being built (first start, or after its fingerprints changed); no search can be answered from it yet',
+      {},
+      IMAGE_INDEX_RETRY_AFTER_SECONDS,
+    );
   let scored: Scored[] = [];
-  if (ready) {
+  if (index !== null) {
     const filtered = filters.offices !== null || filters.niceClasses !== null;
     // Over-fetch (several times limit) so exact re-scoring can reorder what the ANN ranked; with
     // filters, widen until `limit` candidates pass them or the index has nothing more to give.
@@ -510,7 +523,7 @@ const DESCRIPTION = [
   'Marks whose stored image looks like the query image (beta: shapes may change). Requires scope image-search:read and a plan with the image_search feature (403 plan_upgrade_required otherwise; enterprise only); metered to the image_search pool.',
   'Three input modes. JSON {"image_url": "https://..."}: the image is fetched (https only in production, never from a private, loopback, link-local or metadata address, checked when connecting; redirects not followed; at most 8 MB; errors name image_url and the rule). multipart/form-data with an `image` file part (at most 8 MB) and optional JSON-encoded filters, crop, channels and limit fields. JSON {"media_id": "med_..."}: a stored image, its indexed fingerprint reused. PNG, JPEG, WebP or GIF; SVG and non-images are 400. `crop` {x, y, width, height} (pixels, upload and image_url modes) searches with that part of the image. The query image is decoded in memory and never stored.',
   'Channels (default all three): visual (marque-handcrafted-v1: DCT low band, foreground colour histogram and edge-orientation histogram, L2-normalised, cosine similarity); exact_dup (SHA-256 equality, and the Hamming distance of 64-bit DCT perceptual hashes); logo_text (the words OCR reads in the query image, within a time budget, against those read once in each stored image, scored by the text similarity of similarity watches). vienna_overlap reports the Vienna design codes a media_id query’s mark shares with each hit (null in the other modes).',
-  'Candidates come from approximate-nearest-neighbour indexes (USearch HNSW) kept by the image indexer, one per channel, and are re-scored exactly; filters apply to the candidates, fetched wider while a filter leaves fewer than limit. Results are a bounded top-K (limit, 1 to 100, default 10) sorted by score: has_more is false and the cursor null.',
+  'Candidates come from approximate-nearest-neighbour indexes (USearch HNSW) kept by the image indexer, one per channel, and are re-scored exactly; filters apply to the candidates, fetched wider while a filter leaves fewer than limit. Results are a bounded top-K (limit, 1 to 100, default 10) sorted by score: has_more is false and the cursor null. Until the image indexer has built its index (a first start, or after an upgrade changed the fingerprints: minutes to hours on a large register) the route answers 503 service_unavailable with retry_after rather than an empty list.',
 ].join('\n\n');
 
 export function imageSearchRoutes(deps: ImageSearchDeps): RouteDef[] {

@@ -13,6 +13,7 @@ import { COLLECTIONS } from '../../domain/records';
 import type { GeneratedLogoDoc } from '../../workers/ingest/generated-logos';
 import { startTestApp, type TestApp } from '../support/harness';
 import { fails, ok } from '../support/http';
+import { wordmarkPng } from '../support/wordmark';
 
 const PATH = '/v1/trademarks/search/image';
 const thumbnailOf = (mediaId: string): string => `/v1/media/${mediaId}/thumbnail`;
@@ -393,5 +394,32 @@ describe('REST: image search (beta)', function () {
         await production.close();
       }
     });
+  });
+});
+
+describe('REST: image search before the image index is built', function () {
+  let app: TestApp;
+
+  before(async function () {
+    this.timeout(120_000);
+    app = await startTestApp({ marks: 200, organization: { plan: 'enterprise' } });
+  });
+
+  after(() => app?.close());
+
+  it('answers 503 service_unavailable with retry_after rather than an empty list, and searches once the indexer has built it', async function () {
+    this.timeout(120_000);
+    const search = async (): Promise<Response> => {
+      const form = new FormData();
+      form.append('image', new Blob([new Uint8Array(await wordmarkPng('NOVA PEAK'))], { type: 'image/png' }), 'query.png');
+      return fetch(app.baseUrl + PATH, { method: 'POST', body: form, headers: { authorization: `Bearer ${app.keys.full}` } });
+    };
+    // retry_after in the body (the spec sends the Retry-After header on 429 only).
+    const refused = await fails(await search(), 503, 'service_unavailable', 'image index is being built');
+    expect(refused.error).to.include({ retry_after: 60 });
+
+    await app.server.imageIndexer!.catchUp();
+    const body = await ok<SearchBody>(await search());
+    expect(body.data.length).to.be.greaterThan(0);
   });
 });
