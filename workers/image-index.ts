@@ -8,8 +8,9 @@
  * An image whose SHA-256 has not changed since its record was written is skipped, so replaying a
  * batch after a crash costs a look-up per image. A record of another fingerprint spec (a changed
  * descriptor or pHash) is computed again, keeping its text unless the OCR's spec changed too: OCR
- * is most of an image's cost. The saved indexes name their spec, so a change of either rebuilds. After each batch the indexes are saved and the
- * feed position recorded with them (ImageIndex.persist): a restart resumes there.
+ * is most of an image's cost. The saved indexes name their spec, so a change of either rebuilds.
+ * After each batch the indexes are saved and the feed position recorded with them
+ * (ImageIndex.persist): a restart resumes there.
  *
  * With no usable saved index (first start, or the files are gone) it rebuilds from the store:
  * every media record of a mark, then every generated logo not rendered yet, and resumes the feed
