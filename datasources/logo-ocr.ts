@@ -9,10 +9,18 @@
  * warm; starting it costs about a second and 100 MB). It starts on first use and stops after a
  * minute unused, or on `close`, so an idle process holds no thread.
  *
+ * Engines start and stop one at a time in a process, and a stop ends when its thread has exited:
+ * Node can crash (SIGSEGV) when a worker thread starts while another is being torn down
+ * (nodejs/node#56312), and tesseract.js's `terminate` returns before its thread has gone. Two
+ * servers in one process, or a server closed and another opened, each own an engine.
+ *
  * What counts as text: words Tesseract reads with a confidence of at least 60 that hold at least
  * two letters or digits (a device's circle read as "O", or a stray bar read as "|", is dropped).
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { dirname, join } from 'node:path';
+import type { Worker as Thread } from 'node:worker_threads';
 import type sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
 
@@ -33,18 +41,67 @@ type Sharp = typeof sharp;
 let loadedSharp: Promise<Sharp> | null = null;
 const loadSharp = (): Promise<Sharp> => (loadedSharp ??= import('sharp').then((module) => module.default));
 
+/** An engine: tesseract.js's handle and the worker thread it runs in. */
+interface Engine {
+  worker: Worker;
+  thread: Thread;
+}
+
+/** Every engine start and stop in the process, one after another (see the header). */
+let lifecycle: Promise<unknown> = Promise.resolve();
+function inTurn<T>(step: () => Promise<T>): Promise<T> {
+  const turn = lifecycle.then(step);
+  lifecycle = turn.catch(() => undefined);
+  return turn;
+}
+
+/**
+ * Starts an engine, and finds its thread: tesseract.js creates it synchronously inside
+ * `createWorker` and does not expose it; Node announces every new thread on the `worker_threads`
+ * diagnostics channel.
+ */
+async function startEngine(): Promise<Engine> {
+  const { createWorker, OEM } = await import('tesseract.js');
+  const threads: Thread[] = [];
+  const announced = (message: unknown): void => void threads.push((message as { worker: Thread }).worker);
+  subscribe('worker_threads', announced);
+  let starting: Promise<Worker>;
+  try {
+    starting = createWorker('eng', OEM.LSTM_ONLY, { langPath: ENGLISH_MODEL, gzip: true, cacheMethod: 'none', logger: () => undefined });
+  } finally {
+    unsubscribe('worker_threads', announced);
+  }
+  const worker = await starting;
+  const [thread] = threads;
+  if (threads.length !== 1 || thread === undefined) {
+    await worker.terminate();
+    throw new Error(`tesseract.js started ${threads.length} worker threads for one engine; expected one`);
+  }
+  // PNGs carry no resolution Tesseract trusts; without one it warns on stderr at every image.
+  await worker.setParameters({ user_defined_dpi: '300' });
+  return { worker, thread };
+}
+
+async function stopEngine({ worker, thread }: Engine): Promise<void> {
+  // threadId is -1 once a thread has exited (an engine that crashed has nothing left to wait for).
+  const exited = thread.threadId === -1 ? Promise.resolve() : once(thread, 'exit');
+  await worker.terminate();
+  await exited;
+}
+
 export class LogoOcr {
-  private worker: Promise<Worker> | null = null;
+  private engine: Promise<Engine> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | null = null;
 
-  private start(): Promise<Worker> {
-    return (this.worker ??= import('tesseract.js').then(async ({ createWorker, OEM }) => {
-      const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: ENGLISH_MODEL, gzip: true, cacheMethod: 'none', logger: () => undefined });
-      // PNGs carry no resolution Tesseract trusts; without one it warns on stderr at every image.
-      await worker.setParameters({ user_defined_dpi: '300' });
-      return worker;
-    }));
+  private start(): Promise<Engine> {
+    if (this.engine !== null) return this.engine;
+    const engine = inTurn(startEngine);
+    // An engine that failed to start is asked for again at the next recognition.
+    engine.catch(() => {
+      if (this.engine === engine) this.engine = null;
+    });
+    return (this.engine = engine);
   }
 
   /**
@@ -65,7 +122,7 @@ export class LogoOcr {
     if (this.idle !== null) clearTimeout(this.idle);
     try {
       const image = await prepared;
-      const worker = await this.start();
+      const { worker } = await this.start();
       const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
       const words: string[] = [];
       for (const block of data.blocks ?? [])
@@ -88,9 +145,12 @@ export class LogoOcr {
     await this.queue;
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
-    const worker = this.worker;
-    this.worker = null;
-    if (worker !== null) await (await worker).terminate();
+    const engine = this.engine;
+    this.engine = null;
+    if (engine !== null) {
+      const started = await engine.catch(() => null);
+      if (started !== null) await inTurn(() => stopEngine(started));
+    }
   }
 }
 

@@ -2,9 +2,13 @@
  * The OCR of image search's `logo_text` channel (datasources/logo-ocr.ts) with the real engine:
  * words rendered into a PNG are read back, several recognitions asked for at once each answer with
  * their own image's words (images are prepared outside the engine's queue), and bytes that are not
- * an image are refused without stopping the recognitions queued after them.
+ * an image are refused without stopping the recognitions queued after them. Engines start and stop
+ * one at a time in the process, a stop ending when its thread has exited (Node can crash when a
+ * worker thread starts while another is torn down).
  */
 import { expect } from 'chai';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Worker as Thread } from 'node:worker_threads';
 import { LogoOcr } from '../../datasources/logo-ocr';
 import { wordmarkPng } from '../support/wordmark';
 
@@ -41,6 +45,36 @@ describe('datasources: logo OCR', function () {
       expect(unhandled).to.deep.equal([]);
     } finally {
       process.off('unhandledRejection', record);
+    }
+  });
+
+  it('close ends when the engine’s thread has exited, and an engine of another instance starts only after', async () => {
+    // Every thread the engines start, with the order of thread starts and exits as they happen.
+    const events: string[] = [];
+    const announced = (message: unknown): void => {
+      const thread = (message as { worker: Thread }).worker;
+      const id = thread.threadId;
+      events.push(`start ${id}`);
+      thread.once('exit', () => events.push(`exit ${id}`));
+    };
+    subscribe('worker_threads', announced);
+    const first = new LogoOcr();
+    const second = new LogoOcr();
+    try {
+      expect(await first.recognize(await wordmark('GLACIER'))).to.equal('GLACIER');
+      const image = await wordmark('ORCHARD');
+      // Asked for while the first engine is being stopped.
+      const [, words] = await Promise.all([first.close().then(() => events.push('closed')), second.recognize(image)]);
+      expect(words).to.equal('ORCHARD');
+      const [firstStart, firstExit, closed, secondStart] = events;
+      const firstId = firstStart?.split(' ')[1];
+      expect([firstStart, firstExit, closed]).to.deep.equal([`start ${firstId}`, `exit ${firstId}`, 'closed']);
+      expect(secondStart)
+        .to.match(/^start \d+$/)
+        .and.not.equal(firstStart);
+    } finally {
+      unsubscribe('worker_threads', announced);
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });
