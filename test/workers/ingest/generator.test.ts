@@ -511,6 +511,17 @@ describe('workers/ingest/generator', function () {
       expect([...byIr.values()].filter((drawings) => drawings.size > 1)).to.deep.equal([]);
     });
 
+    it('gives each original logo its own drawing: no two share their shapes, whatever their words and colours', () => {
+      // The drawing: the SVG without its words and with every colour the same. Colour marks are
+      // left out: a colour mark's swatch is its colours.
+      const drawing = (svg: string): string => svg.replace(/<text[^>]*>.*?<\/text>/g, '').replace(/#[0-9a-f]{6}/g, '#');
+      const marks = byId(catalog.trademarks);
+      const drawn = plans().filter((plan) => plan.derivedFrom === null && marks.get(plan.trademarkId)!.mark_feature_type !== 'colour');
+      const originals = new Set(drawn.map((plan) => plan.svg));
+      expect(originals.size).to.be.greaterThan(500);
+      expect(new Set([...originals].map(drawing)).size).to.equal(originals.size);
+    });
+
     it("makes some logos near-duplicates of an earlier mark's, naming it and what was changed", () => {
       const seen = new Map<string, { trademarkId: string; svg: string }>();
       let variants = 0;

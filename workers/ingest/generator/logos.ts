@@ -3,6 +3,12 @@
  * a device drawn from simple shapes chosen by the mark's Vienna codes, in a frame, with the mark's
  * words styled beneath it for combined marks; a colour swatch for colour marks.
  *
+ * Every drawing is its own, as in a real register: shapes, tilt, scale, accents, frame and colours
+ * take continuous values, so two marks' logos never share a drawing by chance (only a family's
+ * marks share theirs, and a near-duplicate its original's). A generator drawing from a few
+ * discrete choices repeated each drawing dozens of times in a million marks, and a search could
+ * not tell the original from its exact look-alikes (BENCHMARKS-IMAGES-1M.md).
+ *
  * Some logos are deliberately near-duplicates of an earlier mark's logo (recoloured, rescaled,
  * cropped, re-typeset), so image similarity has something to find; each says which mark's logo it
  * derives from (`derivedFrom`), the ground truth of a recall measurement.
@@ -26,6 +32,8 @@ export interface LogoPlan {
 }
 
 interface Palette {
+  /** The primary colour's hue, in degrees (a recolour moves it well away). */
+  hue: number;
   background: string;
   primary: string;
   secondary: string;
@@ -50,29 +58,60 @@ interface LogoSpec {
   palette: Palette;
   /** The device's shapes, in a 100 × 100 box, with `{p}` `{s}` `{i}` standing for the palette colours. */
   device: string;
-  frame: 'none' | 'circle' | 'rounded' | 'hexagon';
+  /** The frame around the device, in the same box and colours ('' for none). */
+  frame: string;
   text: string | null;
   typeface: Typeface;
   swatch: boolean;
 }
 
-const PALETTES: readonly Palette[] = [
-  { background: '#ffffff', primary: '#1d4e89', secondary: '#f2a900', ink: '#1b1b1b' },
-  { background: '#ffffff', primary: '#c8102e', secondary: '#222222', ink: '#222222' },
-  { background: '#fdf6e3', primary: '#2e7d32', secondary: '#a5d6a7', ink: '#1b3d1f' },
-  { background: '#ffffff', primary: '#6a1b9a', secondary: '#ffb300', ink: '#311b92' },
-  { background: '#0b1f3a', primary: '#ffd166', secondary: '#06d6a0', ink: '#ffffff' },
-  { background: '#ffffff', primary: '#ef6c00', secondary: '#37474f', ink: '#263238' },
-  { background: '#f5f5f5', primary: '#00838f', secondary: '#ff7043', ink: '#004d40' },
-  { background: '#ffffff', primary: '#111111', secondary: '#9e9e9e', ink: '#111111' },
-  { background: '#fff8e1', primary: '#8d6e63', secondary: '#d84315', ink: '#3e2723' },
-  { background: '#ffffff', primary: '#0057b7', secondary: '#ffd700', ink: '#0057b7' },
-];
+/** `#rrggbb` of a hue in degrees and saturation and lightness in [0, 1]. */
+function hslHex(hue: number, saturation: number, lightness: number): string {
+  const chroma = (1 - Math.abs(2 * lightness - 1)) * saturation;
+  const h = (((hue % 360) + 360) % 360) / 60;
+  const x = chroma * (1 - Math.abs((h % 2) - 1));
+  const [r, g, b] = h < 1 ? [chroma, x, 0] : h < 2 ? [x, chroma, 0] : h < 3 ? [0, chroma, x] : h < 4 ? [0, x, chroma] : h < 5 ? [x, 0, chroma] : [chroma, 0, x];
+  const m = lightness - chroma / 2;
+  return `#${[r, g, b]
+    .map((channel) =>
+      Math.round((channel + m) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
+}
+
+/** Uniform in [min, max), to a tenth: what a drawing's lengths and angles are drawn from. */
+const uniform = (random: Random, min: number, max: number): number => round(min + random.next() * (max - min));
+
+/**
+ * Colours around a primary hue: a second hue elsewhere on the wheel, a dark ink of the primary's
+ * hue; mostly a white or pale ground, now and then a dark one with light ink.
+ */
+function palette(random: Random, hue: number = uniform(random, 0, 360)): Palette {
+  const u = (min: number, max: number): number => min + random.next() * (max - min);
+  const secondHue = hue + u(40, 320);
+  if (random.chance(0.15))
+    return {
+      hue,
+      background: hslHex(secondHue + u(-30, 30), u(0.3, 0.7), u(0.08, 0.2)),
+      primary: hslHex(hue, u(0.6, 0.95), u(0.55, 0.72)),
+      secondary: hslHex(secondHue, u(0.6, 0.95), u(0.5, 0.7)),
+      ink: hslHex(hue, u(0.1, 0.3), u(0.92, 0.99)),
+    };
+  return {
+    hue,
+    background: random.chance(0.7) ? hslHex(hue, u(0, 0.3), u(0.96, 1)) : hslHex(hue + u(-40, 40), u(0.3, 0.7), u(0.88, 0.95)),
+    primary: hslHex(hue, u(0.45, 0.9), u(0.25, 0.48)),
+    secondary: hslHex(secondHue, u(0.5, 0.95), u(0.4, 0.62)),
+    ink: hslHex(hue, u(0.2, 0.6), u(0.08, 0.22)),
+  };
+}
 
 const FAMILIES = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'DejaVu Sans Mono', 'Liberation Sans Narrow'];
 const GENERIC: Record<string, string> = { Serif: 'serif', Mono: 'monospace' };
 
-const FRAMES = new WeightedTable<LogoSpec['frame']>([
+const FRAMES = new WeightedTable<'none' | 'circle' | 'rounded' | 'hexagon'>([
   { value: 'none', weight: 4 },
   { value: 'circle', weight: 3 },
   { value: 'rounded', weight: 2 },
@@ -90,7 +129,9 @@ const RECENT_CAPACITY = 512;
 /** A `#rrggbb` colour lighter than mid-grey. */
 const isLight = (hex: string): boolean => parseInt(hex.slice(1, 3), 16) + parseInt(hex.slice(3, 5), 16) + parseInt(hex.slice(5, 7), 16) > 384;
 
-const round = (value: number): number => Math.round(value * 10) / 10;
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
 
 function points(list: ReadonlyArray<readonly [number, number]>): string {
   return list.map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
@@ -106,134 +147,186 @@ function ring(count: number, radius: number, angle: number): Array<[number, numb
 
 function star(random: Random): string {
   const count = random.int(5, 8);
-  const outer = ring(count, 44, -90);
-  const inner = ring(count, random.int(16, 26), -90 + 180 / count);
-  return `<polygon points="${points(outer.flatMap((point, i) => [point, inner[i]!]))}" fill="{p}" stroke="{i}" stroke-width="2"/>`;
+  const outer = ring(count, uniform(random, 38, 46), -90);
+  const inner = ring(count, uniform(random, 14, 28), -90 + 180 / count);
+  return `<polygon points="${points(outer.flatMap((point, i) => [point, inner[i]!]))}" fill="{p}" stroke="{i}" stroke-width="${uniform(random, 0, 4)}"/>`;
 }
 
 function sun(random: Random): string {
-  const rays = ring(random.int(8, 16), 46, random.int(0, 30))
-    .map(([x, y]) => `<line x1="50" y1="50" x2="${round(x)}" y2="${round(y)}" stroke="{s}" stroke-width="${random.int(3, 6)}"/>`)
+  const length = uniform(random, 36, 48);
+  const rays = ring(random.int(7, 18), length, uniform(random, 0, 40))
+    .map(([x, y]) => `<line x1="50" y1="50" x2="${round(x)}" y2="${round(y)}" stroke="{s}" stroke-width="${uniform(random, 2, 7)}"/>`)
     .join('');
-  return `${rays}<circle cx="50" cy="50" r="${random.int(18, 26)}" fill="{p}"/>`;
+  return `${rays}<circle cx="50" cy="50" r="${uniform(random, 14, 28)}" fill="{p}"/>`;
 }
 
 function globe(random: Random): string {
+  const radius = uniform(random, 34, 44);
+  const stroke = uniform(random, 2, 5);
+  const step = uniform(random, 8, 16);
   const meridians = Array.from(
     { length: random.int(1, 3) },
-    (_, i) => `<ellipse cx="50" cy="50" rx="${12 + i * 12}" ry="40" fill="none" stroke="{s}" stroke-width="3"/>`,
+    (_, i) => `<ellipse cx="50" cy="50" rx="${round(step * (i + 1))}" ry="${radius}" fill="none" stroke="{s}" stroke-width="${stroke}"/>`,
   ).join('');
-  return `<circle cx="50" cy="50" r="40" fill="{p}"/>${meridians}<line x1="10" y1="50" x2="90" y2="50" stroke="{s}" stroke-width="3"/>`;
+  const parallels = Array.from({ length: random.int(0, 2) }, () => {
+    const y = uniform(random, 50 - radius * 0.7, 50 + radius * 0.7);
+    const half = round(Math.sqrt(radius * radius - (y - 50) * (y - 50)));
+    return `<line x1="${round(50 - half)}" y1="${y}" x2="${round(50 + half)}" y2="${y}" stroke="{s}" stroke-width="${stroke}"/>`;
+  }).join('');
+  return `<circle cx="50" cy="50" r="${radius}" fill="{p}"/>${meridians}${parallels}<line x1="${round(50 - radius)}" y1="50" x2="${round(50 + radius)}" y2="50" stroke="{s}" stroke-width="${stroke}"/>`;
 }
 
 function crescent(random: Random): string {
-  const offset = random.int(12, 22);
-  return `<path d="M50 8 A42 42 0 1 0 50 92 A${42 - offset / 3} 42 0 1 1 50 8 Z" fill="{p}" transform="rotate(${random.int(-40, 40)} 50 50)"/>`;
+  const radius = uniform(random, 36, 44);
+  const inner = uniform(random, radius * 0.55, radius * 0.9);
+  return `<path d="M50 ${round(50 - radius)} A${radius} ${radius} 0 1 0 50 ${round(50 + radius)} A${inner} ${radius} 0 1 1 50 ${round(50 - radius)} Z" fill="{p}"/>`;
 }
 
 function creature(random: Random): string {
-  const body = `<ellipse cx="${random.int(42, 50)}" cy="58" rx="${random.int(26, 34)}" ry="${random.int(16, 24)}" fill="{p}"/>`;
-  const head = `<circle cx="${random.int(70, 78)}" cy="${random.int(32, 42)}" r="${random.int(10, 15)}" fill="{p}"/>`;
+  const body = `<ellipse cx="${uniform(random, 40, 52)}" cy="${uniform(random, 52, 62)}" rx="${uniform(random, 24, 36)}" ry="${uniform(random, 14, 26)}" fill="{p}"/>`;
+  const head = `<circle cx="${uniform(random, 66, 80)}" cy="${uniform(random, 28, 44)}" r="${uniform(random, 8, 16)}" fill="{p}"/>`;
   const wing = `<polygon points="${points([
-    [40, 50],
-    [random.int(18, 30), random.int(12, 26)],
-    [60, 48],
+    [uniform(random, 34, 46), uniform(random, 46, 54)],
+    [uniform(random, 14, 34), uniform(random, 8, 30)],
+    [uniform(random, 54, 66), uniform(random, 44, 52)],
   ])}" fill="{s}"/>`;
-  const legs = `<rect x="30" y="70" width="6" height="20" fill="{i}"/><rect x="56" y="70" width="6" height="20" fill="{i}"/>`;
-  return body + wing + head + (random.chance(0.6) ? legs : '');
+  const legCount = random.int(2, 4);
+  const legs = Array.from({ length: legCount }, (_, i) => {
+    const x = 26 + (i * 36) / (legCount - 1) + uniform(random, -3, 3);
+    return `<rect x="${round(x)}" y="${uniform(random, 66, 72)}" width="${uniform(random, 4, 8)}" height="${uniform(random, 14, 24)}" fill="{i}"/>`;
+  }).join('');
+  const tail = `<path d="M${uniform(random, 14, 20)} ${uniform(random, 52, 60)} Q${uniform(random, 2, 10)} ${uniform(random, 30, 50)} ${uniform(random, 6, 16)} ${uniform(random, 20, 34)}" fill="none" stroke="{p}" stroke-width="${uniform(random, 3, 7)}"/>`;
+  return body + wing + head + (random.chance(0.6) ? legs : '') + (random.chance(0.5) ? tail : '');
 }
 
 function plant(random: Random, kind: string): string {
   if (kind === '05.01') {
     const tiers = random.int(2, 4);
+    const spread = uniform(random, 6, 12);
+    const height = uniform(random, 26, 40);
     const crowns = Array.from({ length: tiers }, (_, i) => {
-      const top = 8 + i * (60 / tiers);
+      const top = 8 + i * (60 / tiers) + uniform(random, -3, 3);
       return `<polygon points="${points([
         [50, top],
-        [50 - 16 - i * 8, top + 34],
-        [50 + 16 + i * 8, top + 34],
+        [50 - 14 - i * spread, top + height],
+        [50 + 14 + i * spread, top + height],
       ])}" fill="{p}"/>`;
     }).join('');
-    return `<rect x="45" y="70" width="10" height="24" fill="{i}"/>${crowns}`;
+    const trunk = uniform(random, 6, 14);
+    return `<rect x="${round(50 - trunk / 2)}" y="70" width="${trunk}" height="24" fill="{i}"/>${crowns}`;
   }
   if (kind === '05.03')
-    return `<path d="M50 6 Q${random.int(85, 98)} 50 50 94 Q${random.int(2, 15)} 50 50 6 Z" fill="{p}"/><line x1="50" y1="12" x2="50" y2="90" stroke="{s}" stroke-width="3"/>`;
-  const petals = ring(random.int(5, 8), 24, random.int(0, 40))
-    .map(([x, y]) => `<circle cx="${round(x)}" cy="${round(y)}" r="${random.int(14, 18)}" fill="{p}"/>`)
+    return `<path d="M50 ${uniform(random, 4, 12)} Q${uniform(random, 80, 99)} ${uniform(random, 35, 65)} 50 ${uniform(random, 88, 96)} Q${uniform(random, 1, 20)} ${uniform(random, 35, 65)} 50 6 Z" fill="{p}"/><line x1="50" y1="12" x2="50" y2="90" stroke="{s}" stroke-width="${uniform(random, 2, 5)}"/>`;
+  const distance = uniform(random, 18, 30);
+  const petals = ring(random.int(4, 9), distance, uniform(random, 0, 72))
+    .map(([x, y]) => `<circle cx="${round(x)}" cy="${round(y)}" r="${uniform(random, 10, 20)}" fill="{p}"/>`)
     .join('');
-  return `${petals}<circle cx="50" cy="50" r="${random.int(10, 14)}" fill="{s}"/>`;
+  return `${petals}<circle cx="50" cy="50" r="${uniform(random, 8, 16)}" fill="{s}"/>`;
 }
 
 function emblem(random: Random, kind: string): string {
+  const u = (min: number, max: number): number => uniform(random, min, max);
   switch (kind) {
     case '24.09':
       return `<polygon points="${points([
-        [10, 80],
-        [10, 30],
-        [30, 55],
-        [50, 20],
-        [70, 55],
-        [90, 30],
-        [90, 80],
-      ])}" fill="{p}"/><rect x="10" y="78" width="80" height="${random.int(8, 14)}" fill="{s}"/>`;
+        [10, u(74, 84)],
+        [u(6, 14), u(22, 38)],
+        [u(26, 34), u(48, 60)],
+        [50, u(12, 28)],
+        [u(66, 74), u(48, 60)],
+        [u(86, 94), u(22, 38)],
+        [90, u(74, 84)],
+      ])}" fill="{p}"/><rect x="10" y="78" width="80" height="${u(6, 16)}" fill="{s}"/>`;
     case '24.01':
-      return `<path d="M50 6 L90 20 L86 58 Q78 84 50 96 Q22 84 14 58 L10 20 Z" fill="{p}"/><path d="M50 ${random.int(18, 30)} L50 86 M${random.int(24, 32)} 46 L${random.int(68, 76)} 46" stroke="{s}" stroke-width="${random.int(5, 9)}"/>`;
-    case '24.15':
+      return `<path d="M50 ${u(4, 10)} L${u(86, 94)} ${u(14, 26)} L${u(82, 90)} 58 Q${u(72, 84)} ${u(78, 90)} 50 96 Q${u(16, 28)} ${u(78, 90)} ${u(10, 18)} 58 L${u(6, 14)} ${u(14, 26)} Z" fill="{p}"/><path d="M50 ${u(16, 32)} L50 ${u(80, 90)} M${u(22, 34)} ${u(38, 54)} L${u(66, 78)} ${u(38, 54)}" stroke="{s}" stroke-width="${u(4, 10)}"/>`;
+    case '24.15': {
+      const shaft = u(8, 14);
+      const head = u(56, 70);
       return `<polygon points="${points([
-        [8, 42],
-        [60, 42],
-        [60, 22],
-        [94, 50],
-        [60, 78],
-        [60, 58],
-        [8, 58],
-      ])}" fill="{p}" transform="rotate(${random.pick([0, -45, 45, -90])} 50 50)"/>`;
+        [8, 50 - shaft],
+        [head, 50 - shaft],
+        [head, u(14, 28)],
+        [u(88, 96), 50],
+        [head, u(72, 86)],
+        [head, 50 + shaft],
+        [8, 50 + shaft],
+      ])}" fill="{p}"/>`;
+    }
     case '26.03':
       return Array.from({ length: random.int(1, 3) }, (_, i) => {
-        const inset = i * 12;
+        const inset = i * u(9, 15);
         return `<polygon points="${points([
-          [50, 8 + inset],
+          [50 + u(-4, 4), 8 + inset],
           [92 - inset, 88 - inset / 2],
           [8 + inset, 88 - inset / 2],
         ])}" fill="${i % 2 === 0 ? '{p}' : '{s}'}"/>`;
       }).join('');
     case '02.01':
     case '02.03':
-      return `<circle cx="50" cy="22" r="14" fill="{p}"/><polygon points="${points([
-        [50 - random.int(10, 16), 40],
-        [50 + random.int(10, 16), 40],
-        [50 + random.int(18, 30), 94],
-        [50 - random.int(18, 30), 94],
+      return `<circle cx="50" cy="${u(18, 26)}" r="${u(10, 17)}" fill="{p}"/><polygon points="${points([
+        [50 - u(8, 18), u(36, 44)],
+        [50 + u(8, 18), u(36, 44)],
+        [50 + u(16, 32), 94],
+        [50 - u(16, 32), 94],
       ])}" fill="{p}"/>`;
     default: {
-      const count = random.int(1, 3);
-      return Array.from({ length: count }, (_, i) => `<circle cx="50" cy="50" r="${44 - i * 14}" fill="${i % 2 === 0 ? '{p}' : '{s}'}"/>`).join('');
+      const count = random.int(1, 4);
+      const step = u(8, 16);
+      return Array.from(
+        { length: count },
+        (_, i) => `<circle cx="${u(46, 54)}" cy="${u(46, 54)}" r="${round(u(40, 46) - i * step)}" fill="${i % 2 === 0 ? '{p}' : '{s}'}"/>`,
+      ).join('');
     }
   }
 }
 
-/** The device for a Vienna division (the figurative marks' devices map to these). */
-function device(random: Random, vienna: string | undefined): string {
-  const kind = vienna ?? random.pick(['01.01', '24.01', '26.01', '26.03', '05.03', '01.05']);
-  if (kind === '01.01') return star(random);
-  if (kind === '01.03') return sun(random);
-  if (kind === '01.05') return globe(random);
-  if (kind === '01.07') return crescent(random);
-  if (kind.startsWith('03.') || kind.startsWith('04.')) return creature(random);
-  if (kind.startsWith('05.')) return plant(random, kind);
-  return emblem(random, kind);
+/** Small marks beside the main shape (dots, bars, rings): none, or one to three. */
+function accents(random: Random): string {
+  if (random.chance(0.4)) return '';
+  const u = (min: number, max: number): number => uniform(random, min, max);
+  return Array.from({ length: random.int(1, 3) }, () => {
+    const [x, y] = [u(8, 92), u(8, 92)];
+    const colour = random.pick(['{s}', '{i}']);
+    switch (random.int(0, 2)) {
+      case 0:
+        return `<circle cx="${x}" cy="${y}" r="${u(2.5, 8)}" fill="${colour}"/>`;
+      case 1:
+        return `<rect x="${x}" y="${y}" width="${u(10, 34)}" height="${u(3, 8)}" fill="${colour}" transform="rotate(${u(0, 180)} ${x} ${y})"/>`;
+      default:
+        return `<circle cx="${x}" cy="${y}" r="${u(5, 12)}" fill="none" stroke="${colour}" stroke-width="${u(1.5, 4)}"/>`;
+    }
+  }).join('');
 }
 
-function frameSvg(frame: LogoSpec['frame']): string {
-  switch (frame) {
+/** The device for a Vienna division (the figurative marks' devices map to these), tilted and scaled a little, with its accents. */
+function device(random: Random, vienna: string | undefined): string {
+  const kind = vienna ?? random.pick(['01.01', '24.01', '26.01', '26.03', '05.03', '01.05']);
+  let shape: string;
+  if (kind === '01.01') shape = star(random);
+  else if (kind === '01.03') shape = sun(random);
+  else if (kind === '01.05') shape = globe(random);
+  else if (kind === '01.07') shape = crescent(random);
+  else if (kind.startsWith('03.') || kind.startsWith('04.')) shape = creature(random);
+  else if (kind.startsWith('05.')) shape = plant(random, kind);
+  else shape = emblem(random, kind);
+  const tilt = uniform(random, -35, 35);
+  const scale = uniform(random, 0.82, 1.06);
+  return `<g transform="translate(50 50) rotate(${tilt}) scale(${scale}) translate(-50 -50)">${shape}</g>${accents(random)}`;
+}
+
+function frame(random: Random): string {
+  const stroke = uniform(random, 1.5, 5);
+  switch (FRAMES.pick(random)) {
     case 'none':
       return '';
     case 'circle':
-      return '<circle cx="50" cy="50" r="49" fill="none" stroke="{s}" stroke-width="3"/>';
-    case 'rounded':
-      return '<rect x="1.5" y="1.5" width="97" height="97" rx="16" fill="none" stroke="{s}" stroke-width="3"/>';
+      return `<circle cx="50" cy="50" r="${round(50 - stroke / 2)}" fill="none" stroke="{s}" stroke-width="${stroke}"/>`;
+    case 'rounded': {
+      const inset = round(stroke / 2);
+      return `<rect x="${inset}" y="${inset}" width="${round(100 - stroke)}" height="${round(100 - stroke)}" rx="${uniform(random, 6, 30)}" fill="none" stroke="{s}" stroke-width="${stroke}"/>`;
+    }
     case 'hexagon':
-      return `<polygon points="${points(ring(6, 49, -90))}" fill="none" stroke="{s}" stroke-width="3"/>`;
+      return `<polygon points="${points(ring(6, 50 - stroke / 2, uniform(random, -90, -60)))}" fill="none" stroke="{s}" stroke-width="${stroke}"/>`;
   }
 }
 
@@ -254,7 +347,7 @@ export function logoSvg(spec: LogoSpec): string {
   if (spec.swatch) {
     body = `<rect x="0" y="0" width="100" height="100" fill="${palette.primary}"/><rect x="0" y="${round(100 * 0.62)}" width="100" height="38" fill="${palette.secondary}"/>`;
   } else if (spec.text === null) {
-    body = colour(frameSvg(spec.frame) + `<g transform="translate(10 10) scale(0.8)">${spec.device}</g>`);
+    body = colour(spec.frame + `<g transform="translate(10 10) scale(0.8)">${spec.device}</g>`);
   } else {
     // Combined: the device in the upper part of a 160 × 100 box, the words beneath it.
     // Capitals are about 0.75 em wide in bold sans faces, 0.68 em otherwise: sized to fit 148 units.
@@ -262,7 +355,7 @@ export function logoSvg(spec: LogoSpec): string {
     const advance = (spec.typeface.weight === 'bold' ? 0.75 : 0.68) + spec.typeface.spacing;
     const size = round(Math.min(20, 148 / Math.max(1, letters) / advance));
     const text = `<text x="80" y="93" text-anchor="middle" font-family="${escapeXml(fontFamily(spec.typeface.family))}" font-size="${size}" font-weight="${spec.typeface.weight}" font-style="${spec.typeface.style}" letter-spacing="${round(spec.typeface.spacing * size)}" fill="${palette.ink}">${escapeXml(spec.text)}</text>`;
-    body = colour(`<g transform="translate(48 3) scale(0.64)">${frameSvg(spec.frame)}<g transform="translate(10 10) scale(0.8)">${spec.device}</g></g>`) + text;
+    body = colour(`<g transform="translate(48 3) scale(0.64)">${spec.frame}<g transform="translate(10 10) scale(0.8)">${spec.device}</g></g>`) + text;
   }
   const viewBox = `${round(view.x)} ${round(view.y)} ${round(view.width)} ${round(view.height)}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${spec.width}" height="${spec.height}" viewBox="${viewBox}" preserveAspectRatio="xMidYMid meet"><rect x="${round(view.x)}" y="${round(view.y)}" width="${round(view.width)}" height="${round(view.height)}" fill="${palette.background}"/>${body}</svg>`;
@@ -345,9 +438,9 @@ export class LogoDesigner {
       width,
       height: combined ? 300 : 400,
       view: { x: 0, y: 0, width: combined ? 160 : 100, height: 100 },
-      palette: random.pick(PALETTES),
+      palette: palette(random),
       device: device(random, deviceCode),
-      frame: FRAMES.pick(random),
+      frame: frame(random),
       text: combined ? subject.text : null,
       typeface: this.typeface(),
       swatch: subject.featureType === 'colour',
@@ -360,11 +453,10 @@ export class LogoDesigner {
     for (const transform of transforms) {
       switch (transform) {
         case 'recolour': {
-          const others = PALETTES.filter((palette) => palette !== original.palette);
-          const palette = random.pick(others);
+          const recoloured = palette(random, original.palette.hue + uniform(random, 60, 300));
           // Now and then keep the original's ground and change only the ink colours (when both grounds are light, so the ink still shows).
-          const keepGround = random.chance(0.5) && isLight(palette.background) && isLight(original.palette.background);
-          spec = { ...spec, palette: keepGround ? { ...palette, background: original.palette.background } : palette };
+          const keepGround = random.chance(0.5) && isLight(recoloured.background) && isLight(original.palette.background);
+          spec = { ...spec, palette: keepGround ? { ...recoloured, background: original.palette.background } : recoloured };
           break;
         }
         case 'rescale': {
