@@ -41,10 +41,10 @@ type Sharp = typeof sharp;
 let loadedSharp: Promise<Sharp> | null = null;
 const loadSharp = (): Promise<Sharp> => (loadedSharp ??= import('sharp').then((module) => module.default));
 
-/** An engine: tesseract.js's handle and the worker thread it runs in. */
+/** An engine: tesseract.js's handle and the worker thread it runs in (null on a Node that does not announce threads). */
 interface Engine {
   worker: Worker;
-  thread: Thread;
+  thread: Thread | null;
 }
 
 /** Every engine start and stop in the process, one after another (see the header). */
@@ -58,7 +58,8 @@ function inTurn<T>(step: () => Promise<T>): Promise<T> {
 /**
  * Starts an engine, and finds its thread: tesseract.js creates it synchronously inside
  * `createWorker` and does not expose it; Node announces every new thread on the `worker_threads`
- * diagnostics channel.
+ * diagnostics channel (Node 20.20 here does; on a release that does not, nothing is announced and
+ * a stop cannot wait for the thread).
  */
 async function startEngine(): Promise<Engine> {
   const { createWorker, OEM } = await import('tesseract.js');
@@ -72,11 +73,11 @@ async function startEngine(): Promise<Engine> {
     unsubscribe('worker_threads', announced);
   }
   const worker = await starting;
-  const [thread] = threads;
-  if (threads.length !== 1 || thread === undefined) {
+  if (threads.length > 1) {
     await worker.terminate();
     throw new Error(`tesseract.js started ${threads.length} worker threads for one engine; expected one`);
   }
+  const thread = threads[0] ?? null;
   // PNGs carry no resolution Tesseract trusts; without one it warns on stderr at every image.
   await worker.setParameters({ user_defined_dpi: '300' });
   return { worker, thread };
@@ -84,7 +85,7 @@ async function startEngine(): Promise<Engine> {
 
 async function stopEngine({ worker, thread }: Engine): Promise<void> {
   // threadId is -1 once a thread has exited (an engine that crashed has nothing left to wait for).
-  const exited = thread.threadId === -1 ? Promise.resolve() : once(thread, 'exit');
+  const exited = thread === null || thread.threadId === -1 ? Promise.resolve() : once(thread, 'exit');
   await worker.terminate();
   await exited;
 }
