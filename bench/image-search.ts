@@ -10,7 +10,8 @@
  *    identical copy of it (same SHA-256) or a logo with its drawing (the same SVG without the
  *    words: an earlier demo generator repeated drawings under other words). Latency: the combined uploads'
  *    server-side wall time as the client sees it (p50/p95/max), OCR of the query included. Then
- *    the fingerprints' ceiling (featureCeiling) and the combined recall by the words OCR read.
+ *    the fingerprints' ceiling (featureCeiling) and the combined recall split by the words OCR
+ *    read, by transform and by kind of logo (figurative or with words).
  * 3. Scale of the ANN step alone: BENCH_IMAGE_ANN_SIZE random non-negative unit vectors of the
  *    descriptor's dimension in one USearch index configured as the visual index (each image holds
  *    five: itself and four views); insert rate, p50/p95 of a k=50 query, and whether a near-duplicate
@@ -46,6 +47,7 @@ import { createOrganization } from '../resolvers/accounts/organizations';
 import { candidateSignals } from '../rest/routes/image-search';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { withGeneratedLogos, type GeneratedLogoDoc } from '../workers/ingest/generated-logos';
+import { LOGO_TRANSFORMS } from '../workers/ingest/generator';
 import { seedStore } from '../workers/ingest/seed';
 import { PROJECT_ROOT } from './processes';
 import { machineDescription } from './report';
@@ -144,6 +146,24 @@ function wordsRead(variant: string, original: string): WordsRead {
   return variant === '' ? "the variant's words unread" : "the original's words unread";
 }
 
+/** Found / asked counts of the combined channel set, split by one property of the variants. */
+class Split<Key extends string> {
+  private readonly counts = new Map<Key, { found: number; of: number }>();
+
+  add(key: Key, found: boolean): void {
+    const count = this.counts.get(key) ?? { found: 0, of: 0 };
+    this.counts.set(key, { found: count.found + (found ? 1 : 0), of: count.of + 1 });
+  }
+
+  /** `heading: key found/of; …`, in the order of `keys`, leaving out keys no variant had. */
+  line(heading: string, keys: readonly Key[]): string {
+    const present = keys.filter((key) => this.counts.has(key));
+    return `${heading}: ${present.map((key) => `${key} ${this.counts.get(key)!.found}/${this.counts.get(key)!.of}`).join('; ')}.`;
+  }
+}
+
+const LOGO_KINDS = ['figurative (no words drawn)', 'with words'] as const;
+
 /** Candidates taken from each ANN index for the ceiling (the route takes 50 for a top 10). */
 const CEILING_CANDIDATES = 200;
 
@@ -198,7 +218,7 @@ async function measure(
   server: Awaited<ReturnType<typeof createServer>>,
   adapters: Adapters,
   variants: GeneratedLogoDoc[],
-): Promise<{ results: string[]; combinedTimes: number[]; combinedRecall: number; byWords: string }> {
+): Promise<{ results: string[]; combinedTimes: number[]; combinedRecall: number; breakdown: string }> {
   const { store } = adapters;
   const org = await createOrganization(store, { name: 'bench', plan: 'enterprise' });
   await store.collection(COLLECTIONS.organizations).updateOne({ _id: org._id }, { $set: { limits_override: { per_minute: { image_search: 1_000_000 } } } });
@@ -215,7 +235,9 @@ async function measure(
     originalChecksums.set(variant._id, original?.checksum_sha256);
     words.set(variant._id, wordsRead(own?.logo_text ?? '', original?.logo_text ?? ''));
   }
-  const combinedByWords = new Map<WordsRead, { found: number; of: number }>();
+  const byWords = new Split<WordsRead>();
+  const byTransform = new Split<string>();
+  const byKind = new Split<(typeof LOGO_KINDS)[number]>();
   const logos = store.collection<GeneratedLogoDoc>(COLLECTIONS.generatedLogos);
   const originalDrawings = new Map<string, string>();
   for (const variant of variants) originalDrawings.set(variant._id, drawingOf((await logos.findOne({ _id: variant.derived_from!.media_id }))!.svg));
@@ -237,8 +259,9 @@ async function measure(
       const hit = body.data.some((hit) => hit.thumbnail_url === `/v1/media/${variant.derived_from!.media_id}/thumbnail`);
       if (hit) found += 1;
       if (channels.length === 3) {
-        const tally = combinedByWords.get(words.get(variant._id)!) ?? { found: 0, of: 0 };
-        combinedByWords.set(words.get(variant._id)!, { found: tally.found + (hit ? 1 : 0), of: tally.of + 1 });
+        byWords.add(words.get(variant._id)!, hit);
+        for (const transform of variant.derived_from!.transforms) byTransform.add(transform, hit);
+        byKind.add(variant.svg.includes('<text') ? 'with words' : 'figurative (no words drawn)', hit);
       }
       if (body.data.some((hit) => hit.matched_image.checksum === originalChecksums.get(variant._id))) foundCopy += 1;
       const hitLogos = await logos.findByIds(body.data.map((hit) => hit.thumbnail_url.split('/')[3]!));
@@ -252,12 +275,12 @@ async function measure(
     console.log(results[results.length - 1]);
     if (channels.length === 3) [combinedTimes, combinedRecall] = [times, recall];
   }
-  const byWords = `Combined recall@10 by the words the indexer's OCR read in the variant and in its original: ${WORDS_READ.filter((kind) =>
-    combinedByWords.has(kind),
-  )
-    .map((kind) => `${kind} ${combinedByWords.get(kind)!.found}/${combinedByWords.get(kind)!.of}`)
-    .join('; ')}.`;
-  return { results, combinedTimes, combinedRecall, byWords };
+  const breakdown = [
+    byWords.line("Combined recall@10 by the words the indexer's OCR read in the variant and in its original", WORDS_READ),
+    byTransform.line('By transform (a variant counts under each it had)', LOGO_TRANSFORMS),
+    byKind.line('By logo', LOGO_KINDS),
+  ].join('\n\n');
+  return { results, combinedTimes, combinedRecall, breakdown };
 }
 
 /** Recall and upload latency on a register whose image index is built already (BENCH_IMAGE_DATA). */
@@ -271,7 +294,7 @@ async function measureExisting(dataDir: string): Promise<void> {
   const count = Math.min(SAMPLED_VARIANTS, all.length);
   const sample = Array.from({ length: count }, (_, i) => all[Math.floor((i * all.length) / count)]!);
   const server = await createServer(adapters, Buffer.from('bench-image-secret'), { workers: [], runRetention: false, log: () => undefined });
-  const { results, combinedTimes, combinedRecall, byWords } = await measure(server, adapters, sample);
+  const { results, combinedTimes, combinedRecall, breakdown } = await measure(server, adapters, sample);
   const ceiling = await featureCeiling(adapters.images!, sample);
   await server.close();
   const images = adapters.images!.size;
@@ -293,7 +316,7 @@ async function measureExisting(dataDir: string): Promise<void> {
     '',
     ceilingLine(ceiling),
     '',
-    byWords,
+    breakdown,
   ].join('\n');
   writeFileSync(OUTPUT, `${report}\n`);
   console.log(report);
@@ -322,7 +345,7 @@ async function main(): Promise<void> {
   console.log(`indexed ${images} images in ${indexSeconds.toFixed(1)} s`);
 
   const variants = await variantsOf(store);
-  const { results, combinedTimes, combinedRecall, byWords } = await measure(server, adapters, variants);
+  const { results, combinedTimes, combinedRecall, breakdown } = await measure(server, adapters, variants);
   const ceiling = await featureCeiling(adapters.images!, variants);
   await server.close();
   await closeAdapters(adapters);
@@ -349,7 +372,7 @@ async function main(): Promise<void> {
     '',
     ceilingLine(ceiling),
     '',
-    byWords,
+    breakdown,
     '',
     `Indexing (render, fingerprint, OCR, ANN insert): ${images} images in ${indexSeconds.toFixed(1)} s, ${(images / indexSeconds).toFixed(1)} images/s.`,
     '',

@@ -22,6 +22,7 @@ import type { LogoPlan } from './logos';
 import { emptyBundle, type MarkBundle, MarkGenerator } from './trademarks';
 
 export type { LogoPlan } from './logos';
+export { TRANSFORMS as LOGO_TRANSFORMS } from './logos';
 
 export interface GeneratorOptions {
   marks: number;

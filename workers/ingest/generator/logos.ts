@@ -119,7 +119,7 @@ const FRAMES = new WeightedTable<'none' | 'circle' | 'rounded' | 'hexagon'>([
 ]);
 
 /** A near-duplicate's transforms: one to three, in this order. */
-const TRANSFORMS: readonly LogoTransform[] = ['recolour', 'rescale', 'crop', 'retypeset'];
+export const TRANSFORMS: readonly LogoTransform[] = ['recolour', 'rescale', 'crop', 'retypeset'];
 
 /** Feature types that get a near-duplicate now and then, and are remembered as originals. */
 const LOGO_FEATURES: ReadonlySet<MarkFeatureType> = new Set(['figurative', 'combined']);
