@@ -258,6 +258,14 @@ export function beforeShared(use: (fixture: SharedFixture) => void): void {
   });
 }
 
-after(async () => {
-  if (shared) await (await shared).close();
+after(async function () {
+  // The shared app has served 14 files' requests by now: its close has been seen to take over
+  // mocha's 20 s default at the end of a full run (and then the hooks after it, which stop the
+  // suite's throwaway Redis servers, never ran). How long it took is printed when that is long.
+  this.timeout(120_000);
+  if (!shared) return;
+  const started = Date.now();
+  await (await shared).close();
+  const seconds = (Date.now() - started) / 1000;
+  if (seconds > 10) console.warn(`harness: closing the shared app took ${seconds.toFixed(1)} s`);
 });
