@@ -8,10 +8,10 @@
  *    POST /v1/trademarks/search/image, once per channel alone and once with all three; a hit is
  *    its original's image in the top 10 (the goal's figure), and in two more columns also an
  *    identical copy of it (same SHA-256) or a logo with its drawing (the same SVG without the
- *    words: an earlier demo generator repeated drawings under other words). Latency: the combined uploads'
- *    server-side wall time as the client sees it (p50/p95/max), OCR of the query included. Then
- *    the fingerprints' ceiling (featureCeiling) and the combined recall split by the words OCR
- *    read, by transform and by kind of logo (figurative or with words).
+ *    words: an earlier demo generator repeated drawings under other words). Latency: the
+ *    combined uploads' server-side wall time as the client sees it (p50/p95/max), OCR of the
+ *    query included. Then the fingerprints' ceiling (featureCeiling) and the combined recall
+ *    split by the words OCR read, by transform and by kind of logo (figurative or with words).
  * 3. Scale of the ANN step alone: BENCH_IMAGE_ANN_SIZE random non-negative unit vectors of the
  *    descriptor's dimension in one USearch index configured as the visual index (each image holds
  *    five: itself and four views); insert rate, p50/p95 of a k=50 query, and whether a near-duplicate
