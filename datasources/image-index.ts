@@ -7,8 +7,8 @@
  *   text. A query re-scores its candidates exactly from these, and a `media_id` query reuses its
  *   image's record instead of computing anything.
  * - three approximate-nearest-neighbour indexes (USearch HNSW, embedded/vector-index.ts) that find
- *   the candidates without a scan: `visual` (the descriptor and those of its four views, a tenth
- *   cut off each side, under one key: image-descriptors.ts; cosine), `phash` (the 64 pHash bits,
+ *   the candidates without a scan: `visual` (the descriptor and those of its four views, 12 % cut
+ *   off two adjacent sides, under one key: image-descriptors.ts; cosine), `phash` (the 64 pHash bits,
  *   Hamming distance) and `text` (the logo text as 256 hashed character trigrams of its folded
  *   words, cosine). Their key is the first 60 bits of the SHA-256 of the media ID (stored in the
  *   record as `key`, indexed, to map a neighbour back).
@@ -61,7 +61,7 @@ export interface ImageFingerprintDoc extends StoredDocument {
   phash: string;
   /** The descriptor's float32 bytes, base64. */
   descriptor: string;
-  /** The descriptors of its views (a tenth cut off each side), the same way. */
+  /** The descriptors of its views (12 % cut off two adjacent sides), the same way. */
   views: string[];
   /** OCR'd words ('' when none was read). */
   logo_text: string;

@@ -38,6 +38,7 @@ import { ApiError, invalid } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { scoreSimilarity } from '../../domain/similarity';
+import { foldedWords } from '../../domain/text';
 import type { ParamSpec } from '../params';
 import type { CustomRoute, RouteDef, RouteInput } from '../route';
 import { arrayOf, bool, constant, int, named, num, object, str, type JsonSchema } from '../schemas/json-schema';
@@ -56,6 +57,14 @@ const PHASH_NEAR = 10;
  * 111 than the best channel alone, where a crop left the variant's words half legible.
  */
 const TEXT_AGREEMENT = 0.05;
+/**
+ * Letters and digits the words of both images must hold for logo_text to be scored: OCR reads two
+ * characters out of a device's shapes often enough ("MY", "AT") that a two-letter match
+ * outranked originals; measured on the 1M demo register's near-duplicates, requiring three finds
+ * 2 more originals in 300 (BENCHMARKS-IMAGES-1M.md).
+ */
+const MIN_TEXT_CHARACTERS = 3;
+const hasWords = (text: string | null): text is string => text !== null && foldedWords(text).join('').length >= MIN_TEXT_CHARACTERS;
 /** Retry-After while the image index is being built (a first indexing takes minutes to hours). */
 const IMAGE_INDEX_RETRY_AFTER_SECONDS = 60;
 /** Default time the query image's OCR may take before logo_text is left out of the answer. */
@@ -69,7 +78,7 @@ const bandSchema: JsonSchema = { type: 'string', enum: ['strong', 'moderate', 'w
 
 const visualSignalSchema = object(
   {
-    score: num('Cosine similarity of the query’s descriptor and the closest of the matched image’s (whole, or a tenth cut off one side), 0 to 1.'),
+    score: num('Cosine similarity of the query’s descriptor and the closest of the matched image’s (whole, or with 12 % cut off two adjacent sides), 0 to 1.'),
     band: bandSchema,
     embedding_spec: str('The descriptor compared (marque-handcrafted-v1).'),
   },
@@ -83,7 +92,7 @@ const logoTextSignalSchema = object(
     query_text: str('The words read in the query image.'),
     matched_text: str('The words read in the matched image.'),
   },
-  'The logo_text channel; null when not asked for, when the query image’s OCR ran out of time, or when either image has no words.',
+  'The logo_text channel; null when not asked for, when the query image’s OCR ran out of time, or when either image’s words hold fewer than three letters or digits.',
   true,
 );
 const exactDupSignalSchema = object(
@@ -423,8 +432,8 @@ async function candidates(deps: ImageSearchDeps, index: ImageIndex, query: Query
 
 /**
  * A candidate's three signals against the query's fingerprint and OCR text: visual (cosine to the
- * candidate's best-matching view: the whole image, or it with a tenth cut off one side), the pHash
- * distance, and the logo-text similarity (null unless both have words).
+ * candidate's best-matching view: the whole image, or it with 12 % cut off two adjacent sides), the pHash
+ * distance, and the logo-text similarity (null unless both have words of MIN_TEXT_CHARACTERS).
  */
 export function candidateSignals(
   fingerprint: Pick<ImageFingerprint, 'descriptor' | 'phash'>,
@@ -435,7 +444,7 @@ export function candidateSignals(
   return {
     visual: Math.max(0, Math.min(1, Math.max(...views.map((view) => cosine(fingerprint.descriptor, view))))),
     distance: hammingDistance(fingerprint.phash, doc.phash),
-    text: queryText && doc.logo_text ? scoreSimilarity({ text: queryText }, { text: doc.logo_text }).score : null,
+    text: hasWords(queryText) && hasWords(doc.logo_text) ? scoreSimilarity({ text: queryText }, { text: doc.logo_text }).score : null,
   };
 }
 

@@ -7,9 +7,12 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { fingerprintImage } from '../../datasources/image-descriptors';
+import { encodeDescriptor, type ImageFingerprintDoc } from '../../datasources/image-index';
 import type { MediaRecord } from '../../datasources/ports';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS } from '../../domain/records';
+import { candidateSignals } from '../../rest/routes/image-search';
 import type { GeneratedLogoDoc } from '../../workers/ingest/generated-logos';
 import { startTestApp, type TestApp } from '../support/harness';
 import { fails, ok } from '../support/http';
@@ -421,5 +424,28 @@ describe('REST: image search before the image index is built', function () {
     await app.server.imageIndexer!.catchUp();
     const body = await ok<SearchBody>(await search());
     expect(body.data.length).to.be.greaterThan(0);
+  });
+});
+
+describe('REST: image search scoring', () => {
+  it('logo_text is scored only when the words of both images hold three letters or digits (two are as often a device read as letters)', async () => {
+    const fingerprint = await fingerprintImage(await wordmarkPng('SIGNAL'));
+    const stored = (logoText: string): ImageFingerprintDoc => ({
+      _id: 'med_scoring',
+      key: '0',
+      trademark_id: 'tm_scoring',
+      checksum_sha256: '0'.repeat(64),
+      phash: fingerprint.phash,
+      descriptor: encodeDescriptor(fingerprint.descriptor),
+      views: [],
+      logo_text: logoText,
+    });
+    const score = (query: string, matched: string): number | null => candidateSignals(fingerprint, query, stored(matched)).text;
+    expect(score('MY', 'MY')).to.equal(null);
+    expect(score('MY', 'MYRA')).to.equal(null);
+    expect(score('MYRA', 'MY')).to.equal(null);
+    expect(score('A-B', 'A B')).to.equal(null);
+    expect(score('MYR', 'MYR')).to.equal(1);
+    expect(score('MYRA', 'MYRA')).to.equal(1);
   });
 });
