@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { closeAdapters, createServer, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
@@ -230,10 +230,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 let shared: Promise<TestApp> | null = null;
+/** The last request of each open connection to the shared app: named when its close is slow. */
+const sharedConnections = new Map<Socket, string>();
 
 /** One read-only app shared by the test files that do not change data (closed at exit). */
 export function sharedTestApp(): Promise<TestApp> {
-  shared ??= startTestApp();
+  shared ??= startTestApp().then((app) => {
+    app.server.app.server.on('request', (request: { method?: string; url?: string; socket: Socket }) => {
+      if (!sharedConnections.has(request.socket)) request.socket.once('close', () => sharedConnections.delete(request.socket));
+      sharedConnections.set(request.socket, `${request.method} ${request.url}`);
+    });
+    return app;
+  });
   return shared;
 }
 
@@ -265,7 +273,20 @@ after(async function () {
   this.timeout(120_000);
   if (!shared) return;
   const started = Date.now();
-  await (await shared).close();
+  // What is still open 10 s in (the slow close has not been caught in a short run yet).
+  const slow = setTimeout(() => {
+    const open = [...sharedConnections.entries()].map(([socket, last]) => `${last} (${socket.bytesRead} bytes read)`);
+    const resources = new Map<string, number>();
+    for (const resource of process.getActiveResourcesInfo()) resources.set(resource, (resources.get(resource) ?? 0) + 1);
+    console.warn(
+      `harness: the shared app is still closing after 10 s; its open connections: ${open.join('; ') || 'none'}; the process's active resources: ${JSON.stringify(Object.fromEntries(resources))}`,
+    );
+  }, 10_000);
+  try {
+    await (await shared).close();
+  } finally {
+    clearTimeout(slow);
+  }
   const seconds = (Date.now() - started) / 1000;
   if (seconds > 10) console.warn(`harness: closing the shared app took ${seconds.toFixed(1)} s`);
 });
