@@ -84,6 +84,12 @@ function hslHex(hue: number, saturation: number, lightness: number): string {
 /** Uniform in [min, max), to a tenth: what a drawing's lengths and angles are drawn from. */
 const uniform = (random: Random, min: number, max: number): number => round(min + random.next() * (max - min));
 
+/** `uniform` bound to one stream, for drawings that draw many values. */
+const uniformOf =
+  (random: Random) =>
+  (min: number, max: number): number =>
+    uniform(random, min, max);
+
 /**
  * Colours around a primary hue: a second hue elsewhere on the wheel, a dark ink of the primary's
  * hue; mostly a white or pale ground, now and then a dark one with light ink.
@@ -225,7 +231,7 @@ function plant(random: Random, kind: string): string {
 }
 
 function emblem(random: Random, kind: string): string {
-  const u = (min: number, max: number): number => uniform(random, min, max);
+  const u = uniformOf(random);
   switch (kind) {
     case '24.09':
       return `<polygon points="${points([
@@ -283,7 +289,7 @@ function emblem(random: Random, kind: string): string {
 /** Small marks beside the main shape (dots, bars, rings): none, or one to three. */
 function accents(random: Random): string {
   if (random.chance(0.4)) return '';
-  const u = (min: number, max: number): number => uniform(random, min, max);
+  const u = uniformOf(random);
   return Array.from({ length: random.int(1, 3) }, () => {
     const [x, y] = [u(8, 92), u(8, 92)];
     const colour = random.pick(['{s}', '{i}']);
