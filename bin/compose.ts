@@ -228,6 +228,10 @@ export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'w
 }
 
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
+/** The default `log`: the message, and the error when there is one, on stderr. */
+const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
+/** A step of a server's close taking this long or longer is logged (`shutdown: … took N s`). */
+const SLOW_CLOSE_STEP_SECONDS = 5;
 
 /** The change-feed workers and the retention chores, built together; `start` runs those asked for. */
 export interface BackgroundWorkers {
@@ -251,7 +255,7 @@ export type BackgroundOptions = Pick<
 export async function createBackgroundWorkers(adapters: Adapters, options: BackgroundOptions = {}): Promise<BackgroundWorkers> {
   const now = options.now ?? (() => new Date());
   const workers = new Set(options.workers ?? WORKER_NAMES);
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const log = options.log ?? logToStderr;
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => log('indexer failed', error));
   await indexer.ensureIndexes();
   const retention = new Retention(
@@ -376,7 +380,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   registry.assertUsedExactly(operationNames(routes));
   tools = buildTools(routes);
   const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const log = options.log ?? logToStderr;
   const app = await buildApp({
     serverSecret: secret,
     services,
@@ -420,13 +424,20 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   served = app;
   registerWorkerMetrics(metrics.registry, adapters.store, adapters.kv, feedConsumers(indexer.collections));
   background.start();
+  // A step of the close that takes longer than this is logged, so a slow stop names its cause.
+  const slowStep = async (step: string, run: () => Promise<unknown>): Promise<void> => {
+    const started = Date.now();
+    await run();
+    const seconds = (Date.now() - started) / 1000;
+    if (seconds >= SLOW_CLOSE_STEP_SECONDS) log(`shutdown: ${step} took ${seconds.toFixed(1)} s`);
+  };
   const close = async (): Promise<void> => {
     shuttingDown = true;
     // Stops accepting; idle keep-alive connections close; requests in flight finish first.
-    await app.close();
-    await requestLog.close();
-    await background.stop();
-    await queryOcr.close();
+    await slowStep('the HTTP server', () => app.close());
+    await slowStep('the request log', () => requestLog.close());
+    await slowStep('the background workers', () => background.stop());
+    await slowStep("the query images' OCR", () => queryOcr.close());
   };
   return {
     app,

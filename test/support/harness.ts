@@ -164,7 +164,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     workers: [],
     runRetention: false,
     now: options.now,
-    log: process.env.DEBUG_LOG ? (m: string, e?: unknown) => console.error(m, e) : () => undefined,
+    // A slow step of a close is always told (the shared app's close has taken a minute at the end of full runs).
+    log: (m: string, e?: unknown) => {
+      if (process.env.DEBUG_LOG || m.startsWith('shutdown:')) console.error(...(e === undefined ? [m] : [m, e]));
+    },
     previewBudgetMs: options.previewBudgetMs,
     ...options.webhooks,
     ...options.mcp,
