@@ -44,6 +44,7 @@ import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput, type UploadedFile } from './route';
 import { compileRouteSerializer } from './serialize';
 import { ifNoneMatchHits } from './static-files';
+import { endUnusedConnectionsOnClose } from './unused-connections';
 
 export interface AppOptions {
   services: Services;
@@ -217,6 +218,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, newRequestId()),
   });
+
+  endUnusedConnectionsOnClose(app);
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
