@@ -229,7 +229,7 @@ export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'w
 
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
 /** The default `log`: the message, and the error when there is one, on stderr. */
-const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
+export const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
 /** A step of a server's close taking this long or longer is logged (`shutdown: … took N s`). */
 const SLOW_CLOSE_STEP_SECONDS = 5;
 

@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
-import { closeAdapters, createServer, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
+import type { AddressInfo } from 'node:net';
+import { closeAdapters, createServer, logToStderr, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedKeyValue } from '../../datasources/embedded/key-value';
 import { createEmbeddedMediaStore } from '../../datasources/embedded/media-store';
@@ -166,7 +166,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now,
     // A slow step of a close is always told (the shared app's close has taken a minute at the end of full runs).
     log: (m: string, e?: unknown) => {
-      if (process.env.DEBUG_LOG || m.startsWith('shutdown:')) console.error(...(e === undefined ? [m] : [m, e]));
+      if (process.env.DEBUG_LOG || m.startsWith('shutdown:')) logToStderr(m, e);
     },
     previewBudgetMs: options.previewBudgetMs,
     ...options.webhooks,
@@ -233,18 +233,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 let shared: Promise<TestApp> | null = null;
-/** The last request of each open connection to the shared app: named when its close is slow. */
-const sharedConnections = new Map<Socket, string>();
 
 /** One read-only app shared by the test files that do not change data (closed at exit). */
 export function sharedTestApp(): Promise<TestApp> {
-  shared ??= startTestApp().then((app) => {
-    app.server.app.server.on('request', (request: { method?: string; url?: string; socket: Socket }) => {
-      if (!sharedConnections.has(request.socket)) request.socket.once('close', () => sharedConnections.delete(request.socket));
-      sharedConnections.set(request.socket, `${request.method} ${request.url}`);
-    });
-    return app;
-  });
+  shared ??= startTestApp();
   return shared;
 }
 
@@ -272,24 +264,12 @@ export function beforeShared(use: (fixture: SharedFixture) => void): void {
 after(async function () {
   // The shared app has served 14 files' requests by now: its close has been seen to take over
   // mocha's 20 s default at the end of a full run (and then the hooks after it, which stop the
-  // suite's throwaway Redis servers, never ran). How long it took is printed when that is long.
+  // suite's throwaway Redis servers, never ran). How long it took is printed when that is long,
+  // beside the server's own line for a slow step of its close.
   this.timeout(120_000);
   if (!shared) return;
   const started = Date.now();
-  // What is still open 10 s in (the slow close has not been caught in a short run yet).
-  const slow = setTimeout(() => {
-    const open = [...sharedConnections.entries()].map(([socket, last]) => `${last} (${socket.bytesRead} bytes read)`);
-    const resources = new Map<string, number>();
-    for (const resource of process.getActiveResourcesInfo()) resources.set(resource, (resources.get(resource) ?? 0) + 1);
-    console.warn(
-      `harness: the shared app is still closing after 10 s; its open connections: ${open.join('; ') || 'none'}; the process's active resources: ${JSON.stringify(Object.fromEntries(resources))}`,
-    );
-  }, 10_000);
-  try {
-    await (await shared).close();
-  } finally {
-    clearTimeout(slow);
-  }
+  await (await shared).close();
   const seconds = (Date.now() - started) / 1000;
   if (seconds > 10) console.warn(`harness: closing the shared app took ${seconds.toFixed(1)} s`);
 });
