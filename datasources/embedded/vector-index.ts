@@ -13,7 +13,7 @@ import { Index, MetricKind, ScalarKind } from 'usearch';
 export interface VectorIndexOptions {
   metric: 'cos' | 'hamming';
   dimensions: number;
-  /** Several vectors per key (a search may then answer a key more than once). */
+  /** Several vectors per key (a search still answers each key once). */
   multi?: boolean;
 }
 
@@ -75,14 +75,27 @@ export class VectorIndex {
     if (this.index.contains(key)) this.index.remove(key);
   }
 
-  /** The `k` nearest keys to `vector`, nearest first (fewer when the index holds fewer). */
+  /**
+   * The `k` nearest keys to `vector`, nearest first, each once at its nearest vector's distance
+   * (fewer when the index holds fewer keys). USearch answers vectors, so with `multi` one key can
+   * take several places: the search asks for more vectors until it has `k` keys. The first ask is
+   * the beam width, which the graph walk fills anyway, so it costs little more than `k`.
+   */
   search(vector: Float32Array, k: number): Neighbour[] {
-    const count = Math.min(k, this.size);
-    if (count <= 0) return [];
-    const matches = this.index.search(vector, count, 1);
+    if (k <= 0 || this.size === 0) return [];
     const out: Neighbour[] = [];
-    for (let i = 0; i < matches.keys.length; i++) out.push({ key: matches.keys[i]!, distance: matches.distances[i]! });
-    return out;
+    for (let count = Math.min(this.options.multi ? Math.max(k, EXPANSION_SEARCH) : k, this.size); ; count = Math.min(count * 2, this.size)) {
+      const matches = this.index.search(vector, count, 1);
+      const seen = new Set<bigint>();
+      out.length = 0;
+      for (let i = 0; i < matches.keys.length && out.length < k; i++) {
+        const key = matches.keys[i]!;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ key, distance: matches.distances[i]! });
+      }
+      if (out.length >= k || count >= this.size) return out;
+    }
   }
 
   save(path: string): void {
