@@ -39,12 +39,13 @@ import { createEmbeddedKeyValue } from '../datasources/embedded/key-value';
 import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import { VectorIndex } from '../datasources/embedded/vector-index';
-import { DESCRIPTOR_DIMENSIONS } from '../datasources/image-descriptors';
-import { decodeDescriptor, ImageIndex, phashBits, textVector, type ImageFingerprintDoc } from '../datasources/image-index';
+import { DESCRIPTOR_DIMENSIONS, fingerprintImage } from '../datasources/image-descriptors';
+import { ImageIndex, type ImageFingerprintDoc } from '../datasources/image-index';
+import type { MediaStore } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization } from '../resolvers/accounts/organizations';
-import { candidateSignals } from '../rest/routes/image-search';
+import { candidateSignals, CHANNELS, nearestKeys } from '../rest/routes/image-search';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { withGeneratedLogos, type GeneratedLogoDoc } from '../workers/ingest/generated-logos';
 import { LOGO_TRANSFORMS } from '../workers/ingest/generator';
@@ -168,25 +169,27 @@ const LOGO_KINDS = ['figurative (no words drawn)', 'with words'] as const;
 const CEILING_CANDIDATES = 200;
 
 /**
- * What no ranking of the three signals can beat. For each variant (its indexed record as the query,
- * as a media_id search does), the candidates of the three ANN indexes, and how many of them other than
- * the original are at least as close on every signal (visual cosine, pHash distance, logo-text
- * similarity). An original that ten or more images dominate so cannot be in the top 10 whatever the
- * weights; the share of the others bounds recall@10 for these fingerprints.
+ * What no ranking of the three signals can beat. For each variant (fingerprinted from its stored
+ * bytes with its query views and its indexed OCR text, as an upload of it is), the candidates of the
+ * three ANN indexes, and how many of them other than the original are at least as close on every
+ * signal (visual cosine, pHash distance, logo-text similarity). An original that ten or more images
+ * dominate so cannot be in the top 10 whatever the weights; the share of the others bounds
+ * recall@10 for these fingerprints.
  */
-async function featureCeiling(index: ImageIndex, variants: GeneratedLogoDoc[]): Promise<{ within: number; measured: number }> {
+async function featureCeiling(index: ImageIndex, media: MediaStore, variants: GeneratedLogoDoc[]): Promise<{ within: number; measured: number }> {
   let within = 0;
   let measured = 0;
   for (const variant of variants) {
-    const [query, original] = [await index.byMediaId(variant._id), await index.byMediaId(variant.derived_from!.media_id)];
-    if (query === null || original === null) continue;
+    const [indexed, original, content] = [
+      await index.byMediaId(variant._id),
+      await index.byMediaId(variant.derived_from!.media_id),
+      await media.get(variant._id),
+    ];
+    if (indexed === null || original === null || content === null) continue;
     measured += 1;
-    const descriptor = decodeDescriptor(query.descriptor);
-    const keys = new Set(index.nearest('visual', descriptor, CEILING_CANDIDATES).map((n) => n.key));
-    for (const n of index.nearest('phash', phashBits(query.phash), CEILING_CANDIDATES)) keys.add(n.key);
-    const text = query.logo_text === '' ? null : textVector(query.logo_text);
-    if (text !== null) for (const n of index.nearest('text', text, CEILING_CANDIDATES)) keys.add(n.key);
-    const signals = (doc: ImageFingerprintDoc) => candidateSignals({ descriptor, phash: query.phash }, query.logo_text || null, doc);
+    const query = { fingerprint: await fingerprintImage(content.bytes, { views: 'query' }), text: indexed.logo_text || null };
+    const { keys } = nearestKeys(index, query, new Set(CHANNELS), CEILING_CANDIDATES);
+    const signals = (doc: ImageFingerprintDoc) => candidateSignals(query.fingerprint, query.text, doc);
     const candidates = await index.byKeys([...keys]);
     if (!candidates.some((doc) => doc._id === original._id)) continue;
     const target = signals(original);
@@ -295,7 +298,7 @@ async function measureExisting(dataDir: string): Promise<void> {
   const sample = Array.from({ length: count }, (_, i) => all[Math.floor((i * all.length) / count)]!);
   const server = await createServer(adapters, Buffer.from('bench-image-secret'), { workers: [], runRetention: false, log: () => undefined });
   const { results, combinedTimes, combinedRecall, breakdown } = await measure(server, adapters, sample);
-  const ceiling = await featureCeiling(adapters.images!, sample);
+  const ceiling = await featureCeiling(adapters.images!, adapters.media, sample);
   await server.close();
   const images = adapters.images!.size;
   await closeAdapters(adapters);
@@ -346,7 +349,7 @@ async function main(): Promise<void> {
 
   const variants = await variantsOf(store);
   const { results, combinedTimes, combinedRecall, breakdown } = await measure(server, adapters, variants);
-  const ceiling = await featureCeiling(adapters.images!, variants);
+  const ceiling = await featureCeiling(adapters.images!, adapters.media, variants);
   await server.close();
   await closeAdapters(adapters);
 

@@ -77,7 +77,7 @@ export class ImageIndexer {
     // Once stopping, no new recognition: `stop` closes the engine after those already queued.
     if (this.stopping) return;
     const keptText = known !== null && known.checksum_sha256 === content.record.checksum_sha256 && textIsCurrent(known) ? known.logo_text : null;
-    const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: true }), keptText ?? this.ocr.recognize(content.bytes)]);
+    const [fingerprint, text] = await Promise.all([fingerprintImage(content.bytes, { views: 'indexed' }), keptText ?? this.ocr.recognize(content.bytes)]);
     await this.index.put(id, content.record.trademark_id, content.record.checksum_sha256, fingerprint, text);
   }
 

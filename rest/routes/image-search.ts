@@ -5,13 +5,14 @@
  *   datasources/outbound/get-image.ts), multipart/form-data `image` (at most 8 MB), JSON
  *   `media_id` (a stored image: its indexed fingerprint and OCR text are reused). PNG, JPEG, WebP
  *   or GIF; SVG refused. `crop` (upload and url modes) cuts the query image first.
- * - channels: `visual` (marque-handcrafted-v1, cosine), `exact_dup` (SHA-256 equality and the
+ * - channels: `visual` (marque-handcrafted-v1, the best cosine between the query image or one of
+ *   its views and a stored image or one of its indexed views), `exact_dup` (SHA-256 equality and the
  *   Hamming distance of 64-bit pHashes), `logo_text` (the query image's OCR, within a time budget,
  *   against each candidate's OCR, stored once by the image indexer, scored by the watch scorer's
  *   text similarity). `vienna_overlap` is reported, not scored: the design codes a `media_id`
  *   query's mark shares with each hit's mark (null in the other modes: an image has no codes).
  * - candidates: the nearest images in the image indexer's ANN indexes (datasources/image-index.ts),
- *   one per asked channel, re-scored exactly from their stored fingerprints; filters are applied to
+ *   one per asked channel (visual: to the query and to each of its views), re-scored exactly from their stored fingerprints; filters are applied to
  *   the candidates (over-fetch, then post-filter, widening the fetch while a filter leaves fewer
  *   than `limit`).
  *
@@ -45,8 +46,8 @@ import { arrayOf, bool, constant, int, named, num, object, str, type JsonSchema 
 
 /** What candidates are fingerprinted with and which index finds them; bumped when either changes. */
 export const IMAGE_INDEX_VERSION = `${IMAGE_FINGERPRINTS_SPEC}/${ANN_INDEX_KIND}`;
-const CHANNELS = ['visual', 'logo_text', 'exact_dup'] as const;
-type Channel = (typeof CHANNELS)[number];
+export const CHANNELS = ['visual', 'logo_text', 'exact_dup'] as const;
+export type Channel = (typeof CHANNELS)[number];
 type Mode = 'image_url' | 'upload' | 'media_id';
 
 /** A pHash this close (of 64 bits) counts as an exact-duplicate signal in the score. */
@@ -354,7 +355,7 @@ async function readQuery(deps: ImageSearchDeps, input: RouteInput, channels: Set
       };
     // Not indexed yet: computed from the stored bytes.
     const bytes = content!.bytes;
-    const [fingerprint, text] = await Promise.all([fingerprintImage(bytes), readText(bytes)]);
+    const [fingerprint, text] = await Promise.all([fingerprintImage(bytes, { views: 'query' }), readText(bytes)]);
     return { mode: 'media_id', fingerprint, checksum: content!.record.checksum_sha256, text, viennaCodes };
   }
 
@@ -377,7 +378,7 @@ async function readQuery(deps: ImageSearchDeps, input: RouteInput, channels: Set
       return imageError(parameter)(error);
     });
   const [fingerprint, text] = await Promise.all([
-    fingerprintImage(bytes).catch(() => imageError(parameter)(new MediaFormatError('the image cannot be decoded'))),
+    fingerprintImage(bytes, { views: 'query' }).catch(() => imageError(parameter)(new MediaFormatError('the image cannot be decoded'))),
     readText(bytes),
   ]);
   return { mode, fingerprint, checksum: crop === null ? facts.original.checksum_sha256 : null, text, viennaCodes: null };
@@ -401,18 +402,33 @@ function viennaOverlap(query: readonly string[] | null, candidate: readonly stri
   return { score: round(shared.length / union), shared_codes: shared };
 }
 
-/** Candidates for `query` from the ANN indexes of the asked channels, `k` from each, with their marks, filtered. */
-async function candidates(deps: ImageSearchDeps, index: ImageIndex, query: Query, channels: Set<Channel>, filters: Filters, k: number) {
+/**
+ * The ANN keys of the `k` nearest images to the query in the index of each asked channel (visual:
+ * to its descriptor and to each of its views); `exhausted` when no index had `k` to give.
+ */
+export function nearestKeys(
+  index: ImageIndex,
+  query: { fingerprint: ImageFingerprint; text: string | null },
+  channels: ReadonlySet<Channel>,
+  k: number,
+): { keys: Set<bigint>; exhausted: boolean } {
   const keys = new Set<bigint>();
   let exhausted = true;
   const take = (neighbours: { key: bigint }[]): void => {
     if (neighbours.length >= k) exhausted = false;
     for (const { key } of neighbours) keys.add(key);
   };
-  if (channels.has('visual')) take(index.nearest('visual', query.fingerprint.descriptor, k));
-  if (channels.has('exact_dup')) take(index.nearest('phash', phashBits(query.fingerprint.phash), k));
-  const textVec = query.text === null ? null : textVector(query.text);
-  if (textVec !== null) take(index.nearest('text', textVec, k));
+  const { descriptor, views, phash } = query.fingerprint;
+  if (channels.has('visual')) for (const vector of [descriptor, ...views]) take(index.nearest('visual', vector, k));
+  if (channels.has('exact_dup')) take(index.nearest('phash', phashBits(phash), k));
+  const text = query.text === null ? null : textVector(query.text);
+  if (text !== null) take(index.nearest('text', text, k));
+  return { keys, exhausted };
+}
+
+/** Candidates for `query` from the ANN indexes of the asked channels, `k` from each, with their marks, filtered. */
+async function candidates(deps: ImageSearchDeps, index: ImageIndex, query: Query, channels: Set<Channel>, filters: Filters, k: number) {
+  const { keys, exhausted } = nearestKeys(index, query, channels, k);
   const docs = await index.byKeys([...keys]);
   if (channels.has('exact_dup') && query.checksum !== null)
     for (const doc of await index.byChecksum(query.checksum)) if (!docs.some((known) => known._id === doc._id)) docs.push(doc);
@@ -431,18 +447,20 @@ async function candidates(deps: ImageSearchDeps, index: ImageIndex, query: Query
 }
 
 /**
- * A candidate's three signals against the query's fingerprint and OCR text: visual (cosine to the
- * candidate's best-matching view: the whole image, or it with 12 % cut off two adjacent sides), the pHash
+ * A candidate's three signals against the query's fingerprint and OCR text: visual (the best cosine
+ * between the query or one of its views and the candidate or one of its indexed views), the pHash
  * distance, and the logo-text similarity (null unless both have words of MIN_TEXT_CHARACTERS).
  */
 export function candidateSignals(
-  fingerprint: Pick<ImageFingerprint, 'descriptor' | 'phash'>,
+  fingerprint: ImageFingerprint,
   queryText: string | null,
   doc: ImageFingerprintDoc,
 ): { visual: number; distance: number; text: number | null } {
-  const views = [doc.descriptor, ...doc.views].map(decodeDescriptor);
+  const stored = [doc.descriptor, ...doc.views].map(decodeDescriptor);
+  let visual = -1;
+  for (const mine of [fingerprint.descriptor, ...fingerprint.views]) for (const theirs of stored) visual = Math.max(visual, cosine(mine, theirs));
   return {
-    visual: Math.max(0, Math.min(1, Math.max(...views.map((view) => cosine(fingerprint.descriptor, view))))),
+    visual: Math.max(0, Math.min(1, visual)),
     distance: hammingDistance(fingerprint.phash, doc.phash),
     text: hasWords(queryText) && hasWords(doc.logo_text) ? scoreSimilarity({ text: queryText }, { text: doc.logo_text }).score : null,
   };
@@ -531,7 +549,7 @@ async function search(deps: ImageSearchDeps, input: RouteInput) {
 const DESCRIPTION = [
   'Marks whose stored image looks like the query image (beta: shapes may change). Requires scope image-search:read and a plan with the image_search feature (403 plan_upgrade_required otherwise; enterprise only); metered to the image_search pool.',
   'Three input modes. JSON {"image_url": "https://..."}: the image is fetched (https only in production, never from a private, loopback, link-local or metadata address, checked when connecting; redirects not followed; at most 8 MB; errors name image_url and the rule). multipart/form-data with an `image` file part (at most 8 MB) and optional JSON-encoded filters, crop, channels and limit fields. JSON {"media_id": "med_..."}: a stored image, its indexed fingerprint reused. PNG, JPEG, WebP or GIF; SVG and non-images are 400. `crop` {x, y, width, height} (pixels, upload and image_url modes) searches with that part of the image. The query image is decoded in memory and never stored.',
-  'Channels (default all three): visual (marque-handcrafted-v1: DCT low band, foreground colour histogram and edge-orientation histogram, L2-normalised, cosine similarity); exact_dup (SHA-256 equality, and the Hamming distance of 64-bit DCT perceptual hashes); logo_text (the words OCR reads in the query image, within a time budget, against those read once in each stored image, scored by the text similarity of similarity watches). vienna_overlap reports the Vienna design codes a media_id query’s mark shares with each hit (null in the other modes).',
+  'Channels (default all three): visual (marque-handcrafted-v1: DCT low band, foreground colour histogram and edge-orientation histogram, L2-normalised; the best cosine similarity between the query image, or it with 4 % cut off one side, and the stored image, or it with 12 % cut off two adjacent sides, so that a logo cut out of a larger picture still meets its original); exact_dup (SHA-256 equality, and the Hamming distance of 64-bit DCT perceptual hashes); logo_text (the words OCR reads in the query image, within a time budget, against those read once in each stored image, scored by the text similarity of similarity watches). vienna_overlap reports the Vienna design codes a media_id query’s mark shares with each hit (null in the other modes).',
   'Candidates come from approximate-nearest-neighbour indexes (USearch HNSW) kept by the image indexer, one per channel, and are re-scored exactly; filters apply to the candidates, fetched wider while a filter leaves fewer than limit. Results are a bounded top-K (limit, 1 to 100, default 10) sorted by score: has_more is false and the cursor null. Until the image indexer has built its index (a first start, or after an upgrade changed the fingerprints: minutes to hours on a large register) the route answers 503 service_unavailable with retry_after rather than an empty list.',
 ].join('\n\n');
 

@@ -16,6 +16,7 @@ import { candidateSignals } from '../../rest/routes/image-search';
 import type { GeneratedLogoDoc } from '../../workers/ingest/generated-logos';
 import { startTestApp, type TestApp } from '../support/harness';
 import { fails, ok } from '../support/http';
+import { cutTopLeft, edgeToEdgeDrawingPng } from '../support/drawing';
 import { wordmarkPng } from '../support/wordmark';
 
 const PATH = '/v1/trademarks/search/image';
@@ -447,5 +448,25 @@ describe('REST: image search scoring', () => {
     expect(score('A-B', 'A B')).to.equal(null);
     expect(score('MYR', 'MYR')).to.equal(1);
     expect(score('MYRA', 'MYRA')).to.equal(1);
+  });
+
+  it('visual is the best cosine between the query or one of its views and the stored image or one of its views', async () => {
+    const original = await edgeToEdgeDrawingPng();
+    const stored = await fingerprintImage(original, { views: 'indexed' });
+    const doc: ImageFingerprintDoc = {
+      _id: 'med_scoring',
+      key: '0',
+      trademark_id: 'tm_scoring',
+      checksum_sha256: '0'.repeat(64),
+      phash: stored.phash,
+      descriptor: encodeDescriptor(stored.descriptor),
+      views: stored.views.map(encodeDescriptor),
+      logo_text: '',
+    };
+    // 8 % off the left and 12 % off the top: between the stored views, until its view with 4 % more
+    // off the left (about 12 % of the original's width) meets the stored corner view cut 12 % and 12 %.
+    const query = await fingerprintImage(await cutTopLeft(original, 32, 48), { views: 'query' });
+    expect(candidateSignals(query, null, doc).visual).to.be.above(0.99);
+    expect(candidateSignals({ ...query, views: [] }, null, doc).visual).to.be.below(0.99);
   });
 });
