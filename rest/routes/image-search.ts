@@ -12,9 +12,9 @@
  *   text similarity). `vienna_overlap` is reported, not scored: the design codes a `media_id`
  *   query's mark shares with each hit's mark (null in the other modes: an image has no codes).
  * - candidates: the nearest images in the image indexer's ANN indexes (datasources/image-index.ts),
- *   one per asked channel (visual: to the query and to each of its views), re-scored exactly from their stored fingerprints; filters are applied to
- *   the candidates (over-fetch, then post-filter, widening the fetch while a filter leaves fewer
- *   than `limit`).
+ *   one per asked channel (visual: to the query and to each of its views), re-scored exactly from
+ *   their stored fingerprints; filters are applied to the candidates (over-fetch, then
+ *   post-filter, widening the fetch while a filter leaves fewer than `limit`).
  *
  * The query image is decoded in memory and never stored.
  */
