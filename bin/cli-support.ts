@@ -10,8 +10,6 @@ import { createProgress, silentProgress, type Progress } from './progress';
 export class UsageError extends Error {}
 
 export const err = (line: string) => process.stderr.write(`${line}\n`);
-/** The `log` of the server and its workers on stderr: a message, with the error when there is one. */
-export const logToStderr = (message: string, error?: unknown) => err(error === undefined ? message : `${message}: ${String(error)}`);
 export const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 export function positiveInt(name: string, raw: string | undefined, fallback?: number): number {

@@ -228,7 +228,7 @@ export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'w
 }
 
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
-/** The default `log`: the message, and the error when there is one, on stderr. */
+/** The `log` of the server, its workers and the CLI: the message on stderr, and the error (with its stack) when there is one. */
 export const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
 /** A step of a server's close taking this long or longer is logged (`shutdown: … took N s`). */
 const SLOW_CLOSE_STEP_SECONDS = 5;
@@ -379,8 +379,8 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   });
   registry.assertUsedExactly(operationNames(routes));
   tools = buildTools(routes);
-  const requestLog = new RequestLogWriter(adapters.store, { log: options.log });
   const log = options.log ?? logToStderr;
+  const requestLog = new RequestLogWriter(adapters.store, { log });
   const app = await buildApp({
     serverSecret: secret,
     services,

@@ -18,13 +18,14 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
-import { err, logToStderr, positiveInt, progressFor, UsageError } from './cli-support';
+import { err, positiveInt, progressFor, UsageError } from './cli-support';
 import {
   closeAdapters,
   createBackgroundWorkers,
   createServer,
   createServices,
   cursorSecret,
+  logToStderr,
   openAdapters,
   webhookOptions,
   type Adapters,

@@ -56,7 +56,8 @@ export interface AppOptions {
   serverSecret: Buffer;
   /** Receives one row per business request (stage 9); none: requests are not logged. */
   requestLog?: RequestLogWriter;
-  log?: (message: string, error?: unknown) => void;
+  /** Where unexpected errors and failed idempotency writes are reported (the server's log). */
+  log: (message: string, error?: unknown) => void;
   /** Requests made on an already authenticated caller's behalf (MCP tool calls). */
   internalCalls?: InternalCalls;
   /** Request counts, latencies and refusals for /metrics. */
@@ -204,7 +205,7 @@ function startExchange(request: FastifyRequest, reply: FastifyReply): void {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services, registry, routes } = options;
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const { log } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => newRequestId(),

@@ -54,7 +54,8 @@ export function requestLogRow(exchange: Exchange, statusCode: number, durationMs
 export interface RequestLogWriterOptions {
   flushDelayMs?: number;
   maxBatch?: number;
-  log?: (message: string, error?: unknown) => void;
+  /** Where a lost flush is reported (the server's log). */
+  log: (message: string, error?: unknown) => void;
 }
 
 export class RequestLogWriter {
@@ -67,11 +68,11 @@ export class RequestLogWriter {
 
   constructor(
     private readonly store: DocumentStore,
-    options: RequestLogWriterOptions = {},
+    options: RequestLogWriterOptions,
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 25;
     this.maxBatch = options.maxBatch ?? 100;
-    this.log = options.log ?? ((message, error) => console.error(message, error));
+    this.log = options.log;
   }
 
   record(row: RequestLogDoc): void {

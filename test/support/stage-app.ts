@@ -87,7 +87,7 @@ export async function startStageApp(options: {
     previewBudgetMs: 20_000,
     checkWebhookUrl: async () => undefined,
   };
-  const requestLog = new RequestLogWriter(store, { flushDelayMs: 5 });
+  const requestLog = new RequestLogWriter(store, { flushDelayMs: 5, log: () => undefined });
   const app = await buildApp({ services, registry, routes: options.routes, requestLog, serverSecret: Buffer.from('stage-secret'), log: () => undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
