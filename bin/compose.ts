@@ -17,7 +17,6 @@ import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../dataso
 import { MEDIA_MAX_BYTES, MEDIA_MIME_TYPES } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
 import { CursorCodec } from '../resolvers/cursors';
-import { warmRuleCalendars } from '../resolvers/deadlines/corpus';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
@@ -332,7 +331,6 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const { indexer, imageIndexer, retention, watchEvaluator, webhookDispatcher } = background;
   // The query images' OCR (image search's logo_text): an engine of its own, so searches never queue behind the image indexer's.
   const queryOcr = new LogoOcr();
-  void warmRuleCalendars(now());
 
   let shuttingDown = false;
   const startedAt = Date.now();

@@ -93,20 +93,58 @@ function stateFor(calendar: string | BusinessCalendarSpec): CalendarState {
   return state;
 }
 
-function closedDaysOf(state: CalendarState, year: number): ReadonlySet<IsoDate> {
-  let days = state.closedDaysByYear.get(year);
-  if (!days) {
-    const collected = new Set<IsoDate>();
+/** A year range, both ends included. */
+export interface YearRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * The closed days of each year in `years`, as date-holidays computes them: the holidays of the
+ * closed types, every day of a multi-day one (a duration rule), and the recurring closure days.
+ * A holiday that starts in the year before and runs into the range closes its days in the range
+ * too (Turkey's Kurban Bayramı from 31 December 2006 closed 1 to 3 January 2007).
+ */
+function computeClosedDaysOf(state: CalendarState, years: YearRange): Map<number, Set<IsoDate>> {
+  const byYear = new Map<number, Set<IsoDate>>();
+  for (let year = years.from; year <= years.to; year += 1) {
+    const yearText = String(year).padStart(4, '0');
+    byYear.set(year, new Set(state.extraClosedDays.map((monthDay) => `${yearText}-${monthDay}`)));
+  }
+  for (let year = years.from - 1; year <= years.to; year += 1) {
     for (const holiday of state.holidays.getHolidays(year)) {
       if (!state.closedTypes.has(holiday.type)) continue;
       const first = holiday.date.slice(0, 10);
-      // Multi-day entries (duration rules) cover every day from start to end.
       const length = Math.max(1, Math.round((holiday.end.getTime() - holiday.start.getTime()) / 86_400_000));
-      for (let offset = 0; offset < length; offset += 1) collected.add(addDays(first, offset));
+      for (let offset = 0; offset < length; offset += 1) {
+        const day = addDays(first, offset);
+        byYear.get(yearOf(day))?.add(day);
+      }
     }
-    const yearText = String(year).padStart(4, '0');
-    for (const monthDay of state.extraClosedDays) collected.add(`${yearText}-${monthDay}`);
-    days = collected;
+  }
+  return byYear;
+}
+
+/** `computeClosedDaysOf` for a calendar, each year's days in date order: what data/closed-days.json holds. */
+export function computeClosedDays(calendar: string | BusinessCalendarSpec, years: YearRange): Map<number, IsoDate[]> {
+  const byYear = computeClosedDaysOf(stateFor(calendar), years);
+  return new Map([...byYear].map(([year, days]) => [year, [...days].sort()]));
+}
+
+/**
+ * Hands a calendar the closed days of years computed ahead (data/closed-days.json), so that no
+ * request pays for date-holidays: one calendar-year costs up to 70 ms (the lunisolar calendars
+ * of TW, HK, VN and CN), during which the event loop answers nothing else.
+ */
+export function primeClosedDays(calendar: BusinessCalendarSpec, closedDaysByYear: Readonly<Record<string, readonly IsoDate[]>>): void {
+  const state = stateFor(calendar);
+  for (const [year, days] of Object.entries(closedDaysByYear)) state.closedDaysByYear.set(Number(year), new Set(days));
+}
+
+function closedDaysOf(state: CalendarState, year: number): ReadonlySet<IsoDate> {
+  let days = state.closedDaysByYear.get(year);
+  if (!days) {
+    days = computeClosedDaysOf(state, { from: year, to: year }).get(year) as Set<IsoDate>;
     state.closedDaysByYear.set(year, days);
   }
   return days;
@@ -176,16 +214,4 @@ export function rollLastDay(nominal: IsoDate, calendar: string | BusinessCalenda
   }
   const roll = rollForward(nominal, calendar);
   return { nominal, date: roll.date, rolled: roll.rolled, roll_skipped: false, covered: roll.covered };
-}
-
-/**
- * Builds the date-holidays instances and closed-day sets of `calendars` for `years` ahead of the
- * first request, so a server's first computation does not pay for them (date-holidays parses its
- * rules per country and year, tens of milliseconds for a whole corpus).
- */
-export function warmCalendars(calendars: Iterable<BusinessCalendarSpec>, years: { from: number; to: number }): void {
-  for (const calendar of calendars) {
-    const state = stateFor(calendar);
-    for (let year = years.from; year <= years.to; year += 1) closedDaysOf(state, year);
-  }
 }

@@ -3,8 +3,11 @@
  * deadline rules, the opposition rules, both compute endpoints and the trademark detail's
  * opposition_window. A malformed corpus stops the server at start (RuleCorpusError).
  */
+import { version as dateHolidaysVersion } from 'date-holidays/package.json';
+import closedDaysJson from '../../data/closed-days.json';
 import rulesJson from '../../data/rules.json';
-import { warmCalendars } from '../../domain/calendar';
+import { primeClosedDays, type BusinessCalendarSpec, type YearRange } from '../../domain/calendar';
+import type { IsoDate } from '../../domain/dates';
 import { calendarSpecFor, loadRuleCorpus, type RuleCorpus } from '../../domain/rules';
 
 export const ruleCorpus: RuleCorpus = loadRuleCorpus(rulesJson);
@@ -12,24 +15,34 @@ export const ruleCorpus: RuleCorpus = loadRuleCorpus(rulesJson);
 /** Compute requests look up to this many years ahead (spec: horizon_years 1 to 15). */
 export const MAX_HORIZON_YEARS = 15;
 
-/**
- * Years after the current one warmed at start: the default 5-year horizon plus a grace period.
- * date-holidays costs about 10 ms per calendar-year, so warming the full 15-year horizon would add
- * seconds to every start; later years are built on first use.
- */
-const WARM_YEARS_AHEAD = 6;
+/** data/closed-days.json: every corpus calendar's closed days, computed ahead by `npm run data:closed-days`. */
+export interface ClosedDaysTable {
+  about: string;
+  /** The date-holidays release that computed it: another release's table is not used. */
+  date_holidays_version: string;
+  years: YearRange;
+  calendars: Record<string, { spec: BusinessCalendarSpec; closed_days: Record<string, IsoDate[]> }>;
+}
 
 /**
- * Pre-builds every corpus calendar for the years most requests touch. One calendar-year per
- * event-loop turn (a few milliseconds each; 30 calendars take about 2.5 s in all), so a server
- * answers requests while it warms instead of starting seconds later or stalling.
+ * The years data/closed-days.json holds: calendar coverage, and beyond it the longest compute
+ * horizon (MAX_HORIZON_YEARS) of a request made up to 2030. Other years are computed on first use.
  */
-export async function warmRuleCalendars(now: Date): Promise<void> {
-  const year = now.getUTCFullYear();
+export const CLOSED_DAYS_YEARS: YearRange = { from: 2000, to: 2045 };
+
+/**
+ * Hands every corpus calendar its closed days from data/closed-days.json when the table was built
+ * by the installed date-holidays for the calendar as the corpus defines it now; otherwise (a
+ * date-holidays upgrade, an edited calendar) that calendar computes its years on first use, as
+ * any calendar does outside the table's years. test/data/closed-days.test.ts keeps the table true.
+ */
+function primeCorpusCalendars(table: ClosedDaysTable): void {
+  if (table.date_holidays_version !== dateHolidaysVersion) return;
   for (const id of Object.keys(ruleCorpus.calendars)) {
-    for (let warmed = year - 1; warmed <= year + WARM_YEARS_AHEAD; warmed++) {
-      warmCalendars([calendarSpecFor(ruleCorpus, id)], { from: warmed, to: warmed });
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const spec = calendarSpecFor(ruleCorpus, id);
+    const entry = table.calendars[id];
+    if (entry !== undefined && JSON.stringify(entry.spec) === JSON.stringify(spec)) primeClosedDays(spec, entry.closed_days);
   }
 }
+
+primeCorpusCalendars(closedDaysJson as ClosedDaysTable);

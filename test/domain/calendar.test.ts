@@ -2,9 +2,11 @@ import { expect } from 'chai';
 import {
   CALENDAR_COVERAGE,
   ROLL_SKIP_AFTER_DAYS,
+  computeClosedDays,
   isBusinessDay,
   isKnownCalendarId,
   isWithinCalendarCoverage,
+  primeClosedDays,
   rollForward,
   rollLastDay,
 } from '../../domain/calendar';
@@ -46,6 +48,27 @@ describe('domain/calendar', () => {
     });
     it('throws on an unknown calendar', () => {
       expect(() => isBusinessDay('2025-01-06', 'XX')).to.throw(RangeError);
+    });
+    it('closes the days a multi-day holiday runs into the next year (Kurban Bayramı, Turkey: 31 December 2006 to 3 January 2007)', () => {
+      const closed = computeClosedDays('TR', { from: 2007, to: 2007 }).get(2007) ?? [];
+      expect(closed).to.include.members(['2007-01-01', '2007-01-02', '2007-01-03']);
+      expect(isBusinessDay('2007-01-02', 'TR')).to.equal(false); // a Tuesday
+      expect(isBusinessDay('2007-01-03', 'TR')).to.equal(false); // a Wednesday
+      expect(computeClosedDays('TR', { from: 2006, to: 2006 }).get(2006))
+        .to.include('2006-12-31')
+        .and.not.include('2007-01-02');
+    });
+  });
+
+  describe('primeClosedDays', () => {
+    it('makes a calendar answer from the closed days it is given for those years, and compute the others', () => {
+      // A spec no other test uses, so the primed year stays this test's own.
+      const spec = { id: 'NO', closedHolidayTypes: ['public'] as const, extraClosedDays: ['11-11'] };
+      primeClosedDays(spec, { '2099': ['2099-06-16'] });
+      expect(isBusinessDay('2099-06-16', spec)).to.equal(false); // a Tuesday, closed by the primed list
+      expect(isBusinessDay('2099-11-11', spec)).to.equal(true); // the recurring closure is not in the primed list
+      expect(isBusinessDay('2098-11-11', spec)).to.equal(false); // a Tuesday: 2098 is computed, with the recurring closure
+      expect(isBusinessDay('2097-05-17', spec)).to.equal(false); // a Friday: Norway's Constitution Day, computed
     });
   });
 

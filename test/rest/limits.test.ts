@@ -5,7 +5,6 @@ import type { KeyValue, WindowState } from '../../datasources/ports';
 import { type ApiError } from '../../domain/errors';
 import { effectivePlan, quotaChecks, windowChecks } from '../../domain/plans';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
-import { warmRuleCalendars } from '../../resolvers/deadlines/corpus';
 import { bindingWindow, quotaHeaders, quotaRefusal, rateLimitHeaders, rateLimitRefusal, requireFeature } from '../../rest/limits';
 import { startTestApp, type TestApp } from '../support/harness';
 import { startRedisServer, type TestRedisServer } from '../support/redis-server';
@@ -282,9 +281,6 @@ describe('limits on real routes over the Redis KeyValue', function () {
     const kv = await createRedisKeyValue({ url: redis.url, keyPrefix: `limits-test:${process.pid}:` });
     app = await startTestApp({ marks: 30, kv, organization: { limitsOverride: { per_minute: { read: 7 } } } });
     markId = ((await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({})) as TrademarkDoc)._id;
-    // The server warms holiday calendars in the background for about 2 s after start, in
-    // synchronous slices; a Redis reply deadline can expire behind one of them, so let it finish.
-    await warmRuleCalendars(new Date());
   });
 
   after(async () => {
