@@ -15,7 +15,7 @@
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeAdapters, openAdapters } from '../bin/compose';
+import { closeAdapters, openAdapters } from '../bin/adapters';
 import { readConfig } from '../bin/config';
 import { COLLECTIONS, type TrademarkDoc, type WatchDoc } from '../domain/records';
 import { randomId } from '../domain/ids';

@@ -2,7 +2,7 @@
  * What the command modules of the `marque` CLI share: usage errors (exit code 2), output (JSON on
  * stdout, messages and progress on stderr), option parsing helpers and opening the adapters.
  */
-import { closeAdapters, openAdapters, type Adapters, type OpenOptions } from './compose';
+import { closeAdapters, openAdapters, type Adapters, type OpenOptions } from './adapters';
 import type { Config } from './config';
 import { createProgress, silentProgress, type Progress } from './progress';
 

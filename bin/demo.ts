@@ -21,7 +21,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
 import { seedStore } from '../workers/ingest/seed';
 import { PROJECTIONS } from '../workers/projections';
-import { mediaDirectory, type Adapters } from './compose';
+import { mediaDirectory, type Adapters } from './adapters';
 import type { Config } from './config';
 import type { Progress, ProgressBar } from './progress';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../resolvers/engine';
+import { projectRoot } from '../resolvers/project-root';
 import { INGEST_FORMATS, type IngestFormat } from '../workers/ingest/formats';
 import { DEFAULT_BATCH_SIZE, runIngest, type IngestOptions, type IngestProgress } from '../workers/ingest/run-ingest';
 import { err, positiveInt, print, progressFor, UsageError, withAdapters } from './cli-support';

@@ -19,18 +19,8 @@ import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
 import { err, positiveInt, progressFor, UsageError } from './cli-support';
-import {
-  closeAdapters,
-  createBackgroundWorkers,
-  createServer,
-  createServices,
-  cursorSecret,
-  logToStderr,
-  openAdapters,
-  webhookOptions,
-  type Adapters,
-  type ServerOptions,
-} from './compose';
+import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adapters';
+import { createBackgroundWorkers, createServer, createServices, logToStderr, webhookOptions, type ServerOptions } from './compose';
 import { MAX_SERVE_WORKERS, type Config } from './config';
 import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
 

@@ -4,8 +4,8 @@
  * REST routes run operations from this registry by name; nothing else is executed on the public
  * surface.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -22,17 +22,7 @@ import {
 import type { RequestContext } from './context';
 import { catalogError } from './errors';
 import { resolvers } from './index';
-
-/** The project root (holds package.json), whether running from source or from dist/. */
-export function projectRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = parent;
-  }
-  return dir;
-}
+import { projectRoot } from './project-root';
 
 function readGraphqlFiles(dir: string): Array<{ file: string; source: string }> {
   return readdirSync(dir)

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { projectRoot } from '../resolvers/engine';
+import { projectRoot } from '../resolvers/project-root';
 import { SAME_ORIGIN_POLICY, sendStaticFile, type StaticFile } from './static-files';
 
 export const DASHBOARD_PATH = '/dashboard';

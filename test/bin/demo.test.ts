@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeAdapters, openAdapters, type Adapters } from '../../bin/compose';
+import { closeAdapters, openAdapters, type Adapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 import { seedAndIndex } from '../../bin/demo';
 import { silentProgress } from '../../bin/progress';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeAdapters, openAdapters } from '../../bin/compose';
+import { closeAdapters, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { closeAdapters, openAdapters } from '../../bin/compose';
+import { closeAdapters, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../../domain/records';
 import { createOrganization } from '../../resolvers/accounts/organizations';

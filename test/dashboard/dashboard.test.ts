@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
-import { projectRoot } from '../../resolvers/engine';
+import { projectRoot } from '../../resolvers/project-root';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { startTestApp, type TestApp } from '../support/harness';
 import { MARQUE } from '../support/serve-process';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Kind, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { OPERATIONS } from '../../dashboard/src/queries';
-import { buildSchema, projectRoot } from '../../resolvers/engine';
+import { buildSchema } from '../../resolvers/engine';
+import { projectRoot } from '../../resolvers/project-root';
 import { monthWindow } from '../../resolvers/analytics/catalog';
 import { startTestApp, type TestApp } from '../support/harness';
 

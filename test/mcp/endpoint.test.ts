@@ -15,7 +15,7 @@ import { SignJWT, type JWTPayload } from 'jose';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeAdapters, openAdapters } from '../../bin/compose';
+import { closeAdapters, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 import { COLLECTIONS, type RequestLogDoc, type TrademarkDoc } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { main } from '../../bin/cli';
-import { closeAdapters, openAdapters } from '../../bin/compose';
+import { closeAdapters, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 import { ERROR_CATALOG, errorBody, ApiError, type ErrorType } from '../../domain/errors';
 import {

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { dashboardBuilt } from '../../rest/dashboard-page';
-import { projectRoot } from '../../resolvers/engine';
+import { projectRoot } from '../../resolvers/project-root';
 
 export function ensureDashboardBuilt(): void {
   if (dashboardBuilt()) return;

@@ -4,7 +4,8 @@
  * directory with the command line and then call the API.
  */
 import type { AddressInfo } from 'node:net';
-import { closeAdapters, createServer, cursorSecret, openAdapters, type Adapters, type Server, type ServerOptions } from '../../bin/compose';
+import { closeAdapters, cursorSecret, openAdapters, type Adapters } from '../../bin/adapters';
+import { createServer, type Server, type ServerOptions } from '../../bin/compose';
 import { readConfig } from '../../bin/config';
 
 export interface DataDirServer {

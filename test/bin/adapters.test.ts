@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeAdapters, cursorSecret, openAdapters } from '../../bin/compose';
+import { closeAdapters, cursorSecret, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
-describe('bin/compose: the embedded data directory is private (finding 9)', () => {
+describe('bin/adapters: the embedded data directory is private (finding 9)', () => {
   let parent: string;
 
   beforeEach(() => {
