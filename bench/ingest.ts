@@ -145,7 +145,8 @@ Figures from this machine on 2026-11-25, with a load average of 3–12 from othe
 time and by runs made back to back. Per case-file on the 1 GiB file, about 0.36 ms of CPU for reading
 (the --dry-run row: parse thread plus the main thread receiving the batches) and about 0.45 ms more for
 writing: the writing thread is the slower of the two, so on two free cores end to end would approach
-2,200 case-files/s; on this shared machine the rate follows the load.
+2,200 case-files/s; on this shared machine the rate follows the load (on 2026-11-26, at a load of about
+1 before the run, end to end was 1,538–1,781 case-files/s in five runs of the same file).
 - Parse thread: saxes reads about 65 MB/s here, so about 8,000 of these 8 KB case-files per second before
   anything is built (saxes tracks line and column whatever its \`position\` option, which only changes its
   message, so turning it off saves nothing and errors keep naming file, line and column). Garbage collection
@@ -172,7 +173,12 @@ writing: the writing thread is the slower of the two, so on two free cores end t
   halve the rows but changes what the events readers query. The goal of 10,000 case-files/s is about four
   times what two cores do here with this record (13 rows and 13.5 KB of store per mark).
 - Memory: peak RSS stays under 500 MB and does not grow with the file (the parse thread's heap is capped;
-  the writer holds one batch). About 30 MB of it is the command's start-up (every module of the CLI).
+  the writer holds one batch). Until 2026-11-26 every command of the CLI loaded the whole server (HTTP,
+  GraphQL, the workers: about 120 MB and 0.7 s before the first record), and on a quiet machine the
+  ingestion peaked at 506–524 MiB, over the goal (469 MiB in the run of 2026-11-25, made under load);
+  \`marque ingest\` now loads only the stores and the ingestion (bin/adapters.ts), and the same file
+  peaks at 331–343 MiB. A smaller cap on the parse thread's heap (128 MB instead of 256) changed
+  nothing measurable.
 `;
 }
 
