@@ -46,7 +46,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Webhook } from 'standardwebhooks';
 import { closeAdapters, openAdapters } from '../bin/adapters';
-import { webhookTransport } from '../bin/compose';
+import { webhookTransport } from '../bin/background';
 import { readConfig } from '../bin/config';
 import type { DocumentStore } from '../datasources/ports';
 import { randomId } from '../domain/ids';

@@ -66,7 +66,7 @@ function directorySize(dir: string): number {
  */
 async function runWorker(config: Config, name: string | undefined): Promise<void> {
   if (!(WORKER_NAMES as readonly (string | undefined)[]).includes(name)) throw new UsageError(`worker supports: ${WORKER_NAMES.join(', ')}`);
-  const { createBackgroundWorkers, logToStderr, webhookOptions } = await import('./compose');
+  const { createBackgroundWorkers, logToStderr, webhookOptions } = await import('./background');
   const { onStopSignals } = await import('./serve');
   const adapters = await openAdapters(config);
   const worker = await createBackgroundWorkers(adapters, {
@@ -87,7 +87,8 @@ async function runWorker(config: Config, name: string | undefined): Promise<void
 /** `marque mcp`: the MCP tools over stdio, with MARQUE_API_KEY; stdout carries only the protocol. */
 async function mcpStdio(config: Config): Promise<void> {
   if (config.apiKey === null) throw new UsageError('marque mcp needs MARQUE_API_KEY: the API key the agent acts with');
-  const { createServer, logToStderr } = await import('./compose');
+  const { logToStderr } = await import('./background');
+  const { createServer } = await import('./compose');
   const { serveStdio } = await import('../mcp/stdio');
   const adapters = await openAdapters(config);
   const server = await createServer(adapters, cursorSecret(config), {

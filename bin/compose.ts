@@ -6,7 +6,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { MEDIA_MAX_BYTES, MEDIA_MIME_TYPES } from '../datasources/ports';
-import { CursorCodec } from '../resolvers/cursors';
 import { buildSchema, OperationRegistry } from '../resolvers/engine';
 import type { Services } from '../resolvers/context';
 import { buildApp } from '../rest/app';
@@ -21,19 +20,16 @@ import { mountMcp } from '../mcp/endpoint';
 import { buildTools, type ToolDefinition } from '../mcp/tools';
 import { RequestLogWriter } from '../rest/metering';
 import { buildRouteTable, operationNames } from '../rest/route-table';
-import { SearchIndexer } from '../workers/indexer';
-import { Retention } from '../workers/retention';
-import { WatchEvaluator } from '../workers/watches/evaluator';
-import { WebhookDispatcher, type SendWebhook } from '../workers/webhooks/dispatcher';
-import { checkOutboundUrl } from '../datasources/outbound/outbound-url';
-import { postJson } from '../datasources/outbound/post-json';
+import type { SearchIndexer } from '../workers/indexer';
+import type { Retention } from '../workers/retention';
+import type { WatchEvaluator } from '../workers/watches/evaluator';
+import type { WebhookDispatcher } from '../workers/webhooks/dispatcher';
 import { getImage } from '../datasources/outbound/get-image';
 import { LogoOcr } from '../datasources/logo-ocr';
-import { ImageIndexer } from '../workers/image-index';
-import { WorkerLease, type LeasedWork } from '../workers/worker-lease';
-import { RESPONSE_BODY_BYTES } from '../domain/webhook-deliveries';
+import type { ImageIndexer } from '../workers/image-index';
 import type { Adapters } from './adapters';
-import { WORKER_NAMES, type Config, type WorkerName } from './config';
+import { createBackgroundWorkers, createServices, logToStderr, type BackgroundOptions, type ServicesOptions } from './background';
+import type { Config } from './config';
 
 export interface Server {
   app: FastifyInstance;
@@ -65,24 +61,8 @@ export interface ShutdownTiming {
   timeoutMs: number;
 }
 
-export interface ServerOptions {
-  /** Pinned clock for tests. */
-  now?: () => Date;
-  /** The change-feed workers to run in-process (default all: indexer, watches, webhooks). */
-  workers?: readonly WorkerName[];
-  /** Run the retention chores (default true). */
-  runRetention?: boolean;
-  /** Time to live of the workers' leases (MARQUE_WORKER_LEASE_MS; default DEFAULT_LEASE_MS). */
-  workerLeaseMs?: number;
+export interface ServerOptions extends BackgroundOptions, ServicesOptions {
   version?: string;
-  log?: (message: string, error?: unknown) => void;
-  /** Time budget of one watch preview (default 20 s). */
-  previewBudgetMs?: number;
-  /** production: webhooks only to HTTPS URLs resolving to public addresses (default development). */
-  environment?: Config['environment'];
-  webhookTimeouts?: { connectMs: number; responseMs: number };
-  /** Retry jitter source of the webhook dispatcher (tests pin it). */
-  random?: () => number;
   /** `{base_url}` (MARQUE_PUBLIC_URL); default: the address the server listens at. */
   publicUrl?: string | null;
   /** `{auth_url}` of the OAuth authorization server for /mcp (MARQUE_AUTH_URL); none: API keys only. */
@@ -103,127 +83,8 @@ function listenUrl(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
-/** The server options of the webhook transport, from the configuration. */
-export function webhookOptions(config: Config): Pick<ServerOptions, 'environment' | 'webhookTimeouts'> {
-  return { environment: config.environment, webhookTimeouts: { connectMs: config.webhookConnectTimeoutMs, responseMs: config.webhookResponseTimeoutMs } };
-}
-
-/** The outbound client the dispatcher sends with, and the URL check of endpoint creation and changes. */
-export function webhookTransport(options: Pick<ServerOptions, 'environment' | 'webhookTimeouts'>): {
-  send: SendWebhook;
-  checkUrl: (url: string) => Promise<void>;
-} {
-  const production = options.environment === 'production';
-  const timeouts = options.webhookTimeouts ?? { connectMs: 5_000, responseMs: 10_000 };
-  return {
-    send: (url, body, headers) =>
-      postJson(url, body, headers, {
-        production,
-        connectTimeoutMs: timeouts.connectMs,
-        responseTimeoutMs: timeouts.responseMs,
-        maxResponseBytes: RESPONSE_BODY_BYTES,
-      }),
-    checkUrl: (url) => checkOutboundUrl(url, { production }),
-  };
-}
-
-const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
-/** The `log` of the server, its workers and the CLI: the message on stderr, and the error (with its stack) when there is one. */
-export const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
 /** A step of a server's close taking this long or longer is logged (`shutdown: … took N s`). */
 const SLOW_CLOSE_STEP_SECONDS = 5;
-
-/** The change-feed workers and the retention chores, built together; `start` runs those asked for. */
-export interface BackgroundWorkers {
-  indexer: SearchIndexer;
-  /** Keeps image search's fingerprints and ANN indexes in step (runs with the indexer; null without `adapters.images`). */
-  imageIndexer: ImageIndexer | null;
-  retention: Retention;
-  watchEvaluator: WatchEvaluator;
-  webhookDispatcher: WebhookDispatcher;
-  /** Starts retention and, through their leases (workers/worker-lease.ts), the workers asked for. */
-  start(): void;
-  /** Each stops after its current batch, whose position it has checkpointed, and releases its lease. */
-  stop(): Promise<void>;
-}
-
-export type BackgroundOptions = Pick<
-  ServerOptions,
-  'now' | 'workers' | 'runRetention' | 'log' | 'random' | 'environment' | 'webhookTimeouts' | 'workerLeaseMs'
->;
-
-export async function createBackgroundWorkers(adapters: Adapters, options: BackgroundOptions = {}): Promise<BackgroundWorkers> {
-  const now = options.now ?? (() => new Date());
-  const workers = new Set(options.workers ?? WORKER_NAMES);
-  const log = options.log ?? logToStderr;
-  const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => log('indexer failed', error));
-  await indexer.ensureIndexes();
-  const retention = new Retention(
-    adapters.store,
-    () => new Date(),
-    (error) => log('retention failed', error),
-  );
-  const watchEvaluator = new WatchEvaluator(adapters.store, adapters.search, now, (error) => log('watch evaluator failed', error));
-  await watchEvaluator.initialize();
-  const webhookDispatcher = new WebhookDispatcher(adapters.store, webhookTransport(options).send, {
-    now,
-    random: options.random,
-    onError: (error) => log('webhook dispatcher failed', error),
-  });
-  await webhookDispatcher.initialize();
-  const imageIndexer = adapters.images
-    ? new ImageIndexer(adapters.store, adapters.media, adapters.images, { onError: (error) => log('image indexer failed', error) })
-    : null;
-  const work: Record<WorkerName, LeasedWork> = {
-    indexer: {
-      start: () => (indexer.start(), imageIndexer?.start()),
-      stop: async () => (await indexer.stop(), await imageIndexer?.stop()),
-    },
-    watches: watchEvaluator,
-    webhooks: webhookDispatcher,
-  };
-  const leases = WORKER_NAMES.filter((name) => workers.has(name)).map(
-    (name) =>
-      new WorkerLease(adapters.kv, name, work[name], {
-        ttlMs: options.workerLeaseMs,
-        log,
-        onError: (error) => log(`${name} worker lease failed`, error),
-      }),
-  );
-  return {
-    indexer,
-    imageIndexer,
-    retention,
-    watchEvaluator,
-    webhookDispatcher,
-    start: () => {
-      if (options.runRetention ?? true) retention.start();
-      for (const lease of leases) lease.start();
-    },
-    stop: async () => {
-      await retention.stop();
-      for (const lease of leases) await lease.stop();
-    },
-  };
-}
-
-/** What the resolvers are given: the adapters, the cursor codec, the clock and the webhook URL check. */
-export function createServices(
-  adapters: Adapters,
-  secret: Buffer,
-  options: Pick<ServerOptions, 'now' | 'previewBudgetMs' | 'environment' | 'webhookTimeouts'> = {},
-): Services {
-  const now = options.now ?? (() => new Date());
-  return {
-    store: adapters.store,
-    search: adapters.search,
-    kv: adapters.kv,
-    cursors: new CursorCodec(secret, () => now().getTime()),
-    now,
-    previewBudgetMs: options.previewBudgetMs ?? DEFAULT_PREVIEW_BUDGET_MS,
-    checkWebhookUrl: webhookTransport(options).checkUrl,
-  };
-}
 
 export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
   const now = options.now ?? (() => new Date());

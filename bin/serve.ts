@@ -11,6 +11,7 @@
  * logs, watches, keys…) are short transactions that wait for one another on SQLite's busy timeout.
  * Because only the primary runs the feed workers, N never multiplies alerts or deliveries; the
  * embedded KeyValue keeps limits exact across the workers (one SQLite file, atomic transactions).
+ * The HTTP stack (compose.ts) is loaded by the processes that serve HTTP, not by the primary.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
@@ -20,7 +21,8 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
 import { err, positiveInt, progressFor, UsageError } from './cli-support';
 import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adapters';
-import { createBackgroundWorkers, createServer, createServices, logToStderr, webhookOptions, type ServerOptions } from './compose';
+import { createBackgroundWorkers, createServices, logToStderr, webhookOptions } from './background';
+import type { ServerOptions } from './compose';
 import { MAX_SERVE_WORKERS, type Config } from './config';
 import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
 
@@ -78,6 +80,7 @@ function serverOptions(config: Config): ServerOptions {
 }
 
 async function serveInOneProcess(config: Config, adapters: Adapters, demo: { organizationId: string } | null, log: (line: string) => void): Promise<void> {
+  const { createServer } = await import('./compose');
   const server = await createServer(adapters, cursorSecret(config), { ...serverOptions(config), workers: config.workers });
   if (demo) await createDemoWatches(server.services, demo.organizationId);
   const changes = startDemoChanges(config, adapters);
@@ -182,6 +185,7 @@ export async function serveWorker(config: Config): Promise<void> {
   const adapters = await openAdapters(config);
   const pending = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  const { createServer } = await import('./compose');
   const server = await createServer(adapters, cursorSecret(config), {
     ...serverOptions(config),
     workers: [],
