@@ -32,7 +32,7 @@ export interface ServicesOptions extends WebhookOptions {
   previewBudgetMs?: number;
 }
 
-/** The server options of the webhook transport, from the configuration. */
+/** The options of the webhook transport, from the configuration. */
 export function webhookOptions(config: Config): WebhookOptions {
   return { environment: config.environment, webhookTimeouts: { connectMs: config.webhookConnectTimeoutMs, responseMs: config.webhookResponseTimeoutMs } };
 }
@@ -59,6 +59,7 @@ export function webhookTransport(options: WebhookOptions): {
 const DEFAULT_PREVIEW_BUDGET_MS = 20_000;
 /** The `log` of the server, its workers and the CLI: the message on stderr, and the error (with its stack) when there is one. */
 export const logToStderr = (message: string, error?: unknown): void => (error === undefined ? console.error(message) : console.error(message, error));
+
 /** The change-feed workers and the retention chores, built together; `start` runs those asked for. */
 export interface BackgroundWorkers {
   indexer: SearchIndexer;
@@ -82,6 +83,7 @@ export interface BackgroundOptions extends WebhookOptions {
   runRetention?: boolean;
   /** Time to live of the workers' leases (MARQUE_WORKER_LEASE_MS; default DEFAULT_LEASE_MS). */
   workerLeaseMs?: number;
+  /** Where failures are reported (default logToStderr). */
   log?: (message: string, error?: unknown) => void;
   /** Retry jitter source of the webhook dispatcher (tests pin it). */
   random?: () => number;

@@ -1,6 +1,7 @@
 /**
- * The composition root: wires the server and its workers together over the adapters that
- * adapters.ts opens.
+ * The HTTP half of the composition: the server (REST, /graphql, /mcp, the docs, the dashboard,
+ * /metrics) over the adapters adapters.ts opens, with the background workers of background.ts
+ * that it runs in-process.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
