@@ -35,14 +35,19 @@ export const CLOSED_DAYS_YEARS: YearRange = { from: 2000, to: 2045 };
  * by the installed date-holidays for the calendar as the corpus defines it now; otherwise (a
  * date-holidays upgrade, an edited calendar) that calendar computes its years on first use, as
  * any calendar does outside the table's years. test/data/closed-days.test.ts keeps the table true.
+ * Returns the ids of the calendars primed.
  */
-function primeCorpusCalendars(table: ClosedDaysTable): void {
-  if (table.date_holidays_version !== dateHolidaysVersion) return;
+export function primeCorpusCalendars(table: ClosedDaysTable, installedVersion: string = dateHolidaysVersion): string[] {
+  if (table.date_holidays_version !== installedVersion) return [];
+  const primed: string[] = [];
   for (const id of Object.keys(ruleCorpus.calendars)) {
     const spec = calendarSpecFor(ruleCorpus, id);
     const entry = table.calendars[id];
-    if (entry !== undefined && JSON.stringify(entry.spec) === JSON.stringify(spec)) primeClosedDays(spec, entry.closed_days);
+    if (entry === undefined || JSON.stringify(entry.spec) !== JSON.stringify(spec)) continue;
+    primeClosedDays(spec, entry.closed_days);
+    primed.push(id);
   }
+  return primed;
 }
 
 primeCorpusCalendars(closedDaysJson as ClosedDaysTable);
