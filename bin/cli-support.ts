@@ -1,6 +1,7 @@
 /**
  * What the command modules of the `marque` CLI share: usage errors (exit code 2), output (JSON on
- * stdout, messages and progress on stderr), option parsing helpers and opening the adapters.
+ * stdout, messages and progress on stderr), option parsing helpers, opening the adapters and
+ * stopping on signals.
  */
 import { closeAdapters, openAdapters, type Adapters, type OpenOptions } from './adapters';
 import type { Config } from './config';
@@ -38,4 +39,30 @@ export async function withAdapters<T>(config: Config, work: (adapters: Adapters)
   } finally {
     await closeAdapters(adapters);
   }
+}
+
+/**
+ * SIGTERM or SIGINT stops gracefully with `stop`, then exits 0; a second signal during the stop
+ * exits at once (128 + the signal's number), after `abort`, for an operator who will not wait.
+ */
+export function onStopSignals(log: (line: string) => void, stop: () => Promise<void>, abort: () => void = () => undefined): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log(`marque: ${signal} again; exiting now`);
+      abort();
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
+    stopping = true;
+    log(`marque: ${signal}; draining (send it again to exit at once)`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`marque: stop failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

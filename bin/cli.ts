@@ -18,7 +18,7 @@ import { feedbackObject } from '../resolvers/feedback/reports';
 import { transitionFeedback } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
-import { err, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
+import { err, onStopSignals, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
 import { closeAdapters, cursorSecret, openAdapters } from './adapters';
 import { ConfigError, readConfig, WORKER_NAMES, type Config, type WorkerName } from './config';
 import { ingest } from './ingest';
@@ -67,7 +67,6 @@ function directorySize(dir: string): number {
 async function runWorker(config: Config, name: string | undefined): Promise<void> {
   if (!(WORKER_NAMES as readonly (string | undefined)[]).includes(name)) throw new UsageError(`worker supports: ${WORKER_NAMES.join(', ')}`);
   const { createBackgroundWorkers, logToStderr, webhookOptions } = await import('./background');
-  const { onStopSignals } = await import('./serve');
   const adapters = await openAdapters(config);
   const worker = await createBackgroundWorkers(adapters, {
     ...webhookOptions(config),

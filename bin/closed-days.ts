@@ -11,7 +11,7 @@ import { computeClosedDays } from '../domain/calendar';
 import { calendarSpecFor } from '../domain/rules';
 import { CLOSED_DAYS_YEARS, ruleCorpus, type ClosedDaysTable } from '../resolvers/deadlines/corpus';
 
-export const CLOSED_DAYS_FILE = join(__dirname, '..', 'data', 'closed-days.json');
+const CLOSED_DAYS_FILE = join(__dirname, '..', 'data', 'closed-days.json');
 
 export function buildClosedDaysTable(): ClosedDaysTable {
   const calendars: ClosedDaysTable['calendars'] = {};

@@ -19,7 +19,7 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
-import { err, positiveInt, progressFor, UsageError } from './cli-support';
+import { err, onStopSignals, positiveInt, progressFor, UsageError } from './cli-support';
 import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adapters';
 import { createBackgroundWorkers, createServices, logToStderr, webhookOptions } from './background';
 import type { ServerOptions } from './compose';
@@ -223,30 +223,4 @@ export async function serveWorker(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   await server.app.listen({ host: config.host, port: config.port });
-}
-
-/**
- * SIGTERM or SIGINT stops gracefully with `stop`, then exits 0; a second signal during the stop
- * exits at once (128 + the signal's number), after `abort`, for an operator who will not wait.
- */
-export function onStopSignals(log: (line: string) => void, stop: () => Promise<void>, abort: () => void = () => undefined): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      log(`marque: ${signal} again; exiting now`);
-      abort();
-      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    }
-    stopping = true;
-    log(`marque: ${signal}; draining (send it again to exit at once)`);
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log(`marque: stop failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
 }

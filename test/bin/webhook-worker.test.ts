@@ -93,27 +93,23 @@ async function expectAllDelivered({ dataDir, receiver, events, endpoints }: Queu
   }
 }
 
-/** The pid of the process holding the dispatcher's lease (its holder is host/pid/random). */
-async function leaseHolderPid(dataDir: string): Promise<number | null> {
-  const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
-  try {
-    const holder = await adapters.kv.get('worker-lease:webhooks');
-    return holder === null ? null : Number(holder.split('/')[1]);
-  } finally {
-    await closeAdapters(adapters);
-  }
-}
-
 /**
- * The holder once someone holds the lease, reading for up to one lease time: on a loaded machine a
- * holder's renewal can come late enough for the lease to lapse for a moment before it is taken again.
+ * The pid of the worker holding the dispatcher's lease (its holder is host/pid/random), read until someone holds it, for up to one
+ * lease time: on a loaded machine a holder's renewal can come late enough for the lease to lapse
+ * for a moment before it is taken again.
  */
 async function heldLeasePid(dataDir: string): Promise<number | null> {
-  const until = Date.now() + LEASE_MS;
-  for (;;) {
-    const pid = await leaseHolderPid(dataDir);
-    if (pid !== null || Date.now() >= until) return pid;
-    await delay(100);
+  const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+  try {
+    const until = Date.now() + LEASE_MS;
+    for (;;) {
+      const holder = await adapters.kv.get('worker-lease:webhooks');
+      if (holder !== null) return Number(holder.split('/')[1]);
+      if (Date.now() >= until) return null;
+      await delay(100);
+    }
+  } finally {
+    await closeAdapters(adapters);
   }
 }
 
