@@ -150,15 +150,17 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
  * stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
  * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
  * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
+ * True when the tables were created (empty). The stored definition is read inside the write
+ * transaction: two processes started together on one data directory (`serve` beside
+ * `marque worker`) would otherwise both find none, and the second's CREATE TABLE would fail.
  */
-/** Creates the index's tables, or keeps them when only secondary indexes changed; true when created (empty). */
 export function ensureTables(db: Database.Database, layout: IndexLayout): boolean {
-  db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
   const wanted = JSON.stringify(layout.definition);
-  const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as { definition: string } | undefined;
-  const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
-  const keep = stored !== undefined && tableShape(stored) === tableShape(layout.definition);
-  db.transaction(() => {
+  const ensure = db.transaction((): boolean => {
+    db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
+    const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as { definition: string } | undefined;
+    const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
+    const keep = stored !== undefined && tableShape(stored) === tableShape(layout.definition);
     if (keep) {
       reconcileSecondaryIndexes(db, layout);
     } else {
@@ -168,6 +170,7 @@ export function ensureTables(db: Database.Database, layout: IndexLayout): boolea
     if (row?.definition !== wanted) {
       db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(layout.definition.name, wanted);
     }
-  })();
-  return !keep;
+    return !keep;
+  });
+  return ensure.immediate();
 }
