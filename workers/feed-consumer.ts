@@ -42,6 +42,17 @@ export class FeedConsumer {
     await this.saveCheckpoint(this.position);
   }
 
+  /**
+   * Makes the next run go on from the persisted checkpoint instead of the position in memory:
+   * a process that stood by while another held the worker's lease is behind what that one
+   * consumed. Runs after the run in progress, like a run.
+   */
+  resume(): void {
+    this.queue = this.queue.then(() => {
+      this.position = undefined;
+    });
+  }
+
   /** Persists the position: `apply` calls it in the transaction that stores a batch's results, so both land or neither. */
   saveCheckpoint(position: string | null): Promise<void> {
     return this.checkpoints.replaceOne({ _id: this.checkpointId, position });

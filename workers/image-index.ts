@@ -166,8 +166,13 @@ export class ImageIndexer {
     this.position = position;
   }
 
+  /**
+   * Follows the feed until `stop`, going on from the saved indexes and position: another process
+   * may have run it while this one stood by, and a stop cut short a batch this one never saved.
+   */
   start(): void {
     this.stopping = false;
+    this.position = undefined;
     this.loop.start();
   }
 

@@ -129,8 +129,12 @@ export class SearchIndexer {
     }
   }
 
-  /** Runs `catchUp` whenever the store reports writes, until `stop`. */
+  /**
+   * Runs `catchUp` whenever the store reports writes, until `stop`, going on from the persisted
+   * checkpoint: another process may have run the indexer while this one stood by.
+   */
   start(): void {
+    this.position = undefined;
     this.loop.start();
   }
 

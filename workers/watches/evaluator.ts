@@ -233,8 +233,12 @@ export class WatchEvaluator {
     return alerts.length === 0 ? 0 : this.storeAlerts(alerts, new Map());
   }
 
-  /** Runs `catchUp` whenever the store reports writes (and the renewal sweep once a day), until `stop`. */
+  /**
+   * Runs `catchUp` whenever the store reports writes (and the renewal sweep once a day), until
+   * `stop`, going on from the persisted checkpoint (another process may have run it meanwhile).
+   */
   start(): void {
+    this.feed.resume();
     this.loop.start();
   }
 

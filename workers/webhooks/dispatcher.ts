@@ -289,9 +289,13 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs fan-out and due attempts whenever the store reports writes (or a second passes), until `stop`. */
+  /**
+   * Runs fan-out and due attempts whenever the store reports writes (or a second passes), until
+   * `stop`; fan-out goes on from the persisted checkpoint (another process may have run it meanwhile).
+   */
   start(): void {
     this.running = true;
+    this.feed.resume();
     this.loop.start();
   }
 
