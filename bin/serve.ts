@@ -19,6 +19,7 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { DemoChanges } from '../workers/demo-changes';
+import { inTurn } from '../workers/worker-lease';
 import { err, onStopSignals, positiveInt, progressFor, UsageError } from './cli-support';
 import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adapters';
 import { createBackgroundWorkers, createServices, logToStderr, webhookOptions } from './background';
@@ -47,9 +48,20 @@ export async function serve(config: Config, args: string[]): Promise<void> {
   return servePrimary(config, adapters, demo, workers, log);
 }
 
-/** An empty embedded store gets the demo dataset and account (printed once) before anything serves. */
+/**
+ * An empty embedded store gets the demo dataset and account (printed once) before anything serves.
+ * Of several processes started together on a new data directory one seeds; the others wait for
+ * it to finish, and serve the seeded store.
+ */
 async function seedDemoIfEmpty(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string } | null> {
   if (config.demoMarks === 0 || !(await isEmptyStore(adapters.store))) return null;
+  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await isEmptyStore(adapters.store)) ? seedDemo(config, adapters, log) : null));
+}
+
+/** The lease of the process that seeds an empty data directory. */
+const DEMO_SEED_LEASE = 'demo-seed';
+
+async function seedDemo(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string }> {
   log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
   const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, progressFor(config));
   log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);

@@ -137,3 +137,22 @@ export class WorkerLease {
     this.standingBy = true;
   }
 }
+
+/** How often a process waiting its turn for one-off work asks for the lease again. */
+const TURN_POLL_MS = 250;
+
+/**
+ * Runs one-off work that two processes started together must not both do (seeding an empty data
+ * directory): under the lease `key`, renewed while `work` runs, after waiting for any other
+ * process holding it to finish. `work` should check again whether it is still to be done.
+ */
+export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T>, ttlMs = DEFAULT_LEASE_MS): Promise<T> {
+  while (!(await kv.holdLease(key, PROCESS_HOLDER, ttlMs))) await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+  const keep = setInterval(() => void kv.holdLease(key, PROCESS_HOLDER, ttlMs).catch(() => undefined), Math.floor(ttlMs / 3));
+  try {
+    return await work();
+  } finally {
+    clearInterval(keep);
+    await kv.releaseLease(key, PROCESS_HOLDER);
+  }
+}

@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
+import { COLLECTIONS } from '../../domain/records';
 import { startServe } from '../support/serve-process';
 
 describe('bin: the demo keeps alerting (marque serve on an empty data directory)', function () {
@@ -36,6 +38,33 @@ describe('bin: the demo keeps alerting (marque serve on an empty data directory)
     } finally {
       child.kill('SIGTERM');
       await exited;
+    }
+  });
+
+  it('two processes started together on one empty data directory: one seeds while the other waits, both serve the one demo', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'marque-demo-twice-'));
+    const env = { MARQUE_DATA_DIR: directory, MARQUE_DEMO_MARKS: '300', MARQUE_DEMO_CHANGES_PER_MINUTE: '0', MARQUE_WORKERS: '1' };
+    const started = await Promise.allSettled([startServe(env), startServe(env)]);
+    const serves = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    try {
+      for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+      expect(serves.filter((serve) => serve.stderr().includes('seeding the demo dataset'))).to.have.length(1);
+      const headers = { authorization: `Bearer ${readFileSync(join(directory, 'demo-key.txt'), 'utf8').trim()}` };
+      for (const { baseUrl } of serves) {
+        const watches = (await (await fetch(`${baseUrl}/v1/watches`, { headers })).json()) as { data: unknown[] };
+        expect(watches.data).to.have.length(2);
+      }
+    } finally {
+      for (const serve of serves) serve.child.kill('SIGTERM');
+      await Promise.all(serves.map((serve) => serve.exit));
+    }
+    const store = createEmbeddedDocumentStore({ path: join(directory, 'marque.sqlite'), feedCollections: [] });
+    try {
+      expect(await store.collection(COLLECTIONS.trademarks).countDocuments({})).to.equal(300);
+      expect(await store.collection(COLLECTIONS.organizations).countDocuments({})).to.equal(1);
+    } finally {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });
