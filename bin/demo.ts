@@ -19,7 +19,7 @@ import { DEMO_PROTECTED_MARK } from '../workers/demo-changes';
 import { TRADEMARK_INDEX } from '../datasources/index-definitions';
 import { SearchIndexer } from '../workers/indexer';
 import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
-import { seedStore } from '../workers/ingest/seed';
+import { clearSeed, seedStore } from '../workers/ingest/seed';
 import { PROJECTIONS } from '../workers/projections';
 import { mediaDirectory, type Adapters } from './adapters';
 import type { Config } from './config';
@@ -27,6 +27,43 @@ import type { Progress, ProgressBar } from './progress';
 
 export async function isEmptyStore(store: DocumentStore): Promise<boolean> {
   return (await store.collection(COLLECTIONS.trademarks).findOne({})) === null;
+}
+
+/** What the demo seed of a data directory was asked for. */
+export interface DemoSeed {
+  marks: number;
+  seed: number;
+}
+
+/** The `meta` document saying that the demo seed began, with what, and whether it finished. */
+interface DemoSeedDoc extends DemoSeed {
+  _id: string;
+  state: 'seeding' | 'done';
+}
+
+const DEMO_SEED_ID = 'demo_seed';
+
+/** The demo seed that began here and never finished (the process was stopped during it), or null. */
+export async function interruptedDemoSeed(store: DocumentStore): Promise<DemoSeed | null> {
+  const doc = await store.collection<DemoSeedDoc>(COLLECTIONS.meta).findOne({ _id: DEMO_SEED_ID });
+  return doc?.state === 'seeding' ? { marks: doc.marks, seed: doc.seed } : null;
+}
+
+export async function recordDemoSeed(store: DocumentStore, state: DemoSeedDoc['state'], { marks, seed }: DemoSeed): Promise<void> {
+  await store.collection<DemoSeedDoc>(COLLECTIONS.meta).replaceOne({ _id: DEMO_SEED_ID, state, marks, seed });
+}
+
+/**
+ * Deletes what a demo seed cut short wrote, so it can run again from the start; on the embedded
+ * default through a connection that writes no change feed, as the seed's own.
+ */
+export async function clearInterruptedSeed(config: Config, adapters: Adapters): Promise<void> {
+  const store = config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: [] });
+  try {
+    await clearSeed(store);
+  } finally {
+    if (store !== adapters.store) await store.close();
+  }
 }
 
 export interface SeedReport {

@@ -25,7 +25,16 @@ import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adap
 import { createBackgroundWorkers, createServices, logToStderr, webhookOptions } from './background';
 import type { ServerOptions } from './compose';
 import { MAX_SERVE_WORKERS, type Config } from './config';
-import { createDemoAccount, createDemoWatches, DEMO_KEY_FILE, isEmptyStore, seedAndIndex } from './demo';
+import {
+  clearInterruptedSeed,
+  createDemoAccount,
+  createDemoWatches,
+  DEMO_KEY_FILE,
+  interruptedDemoSeed,
+  isEmptyStore,
+  recordDemoSeed,
+  seedAndIndex,
+} from './demo';
 
 /** Messages between the primary and its HTTP workers (beside prom-client's own). */
 type ClusterMessage =
@@ -51,21 +60,32 @@ export async function serve(config: Config, args: string[]): Promise<void> {
 /**
  * An empty embedded store gets the demo dataset and account (printed once) before anything serves.
  * Of several processes started together on a new data directory one seeds; the others wait for
- * it to finish, and serve the seeded store.
+ * it to finish, and serve the seeded store. A seed cut short (the process stopped during it)
+ * starts over with what it was asked for, at the next start.
  */
 async function seedDemoIfEmpty(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string } | null> {
-  if (config.demoMarks === 0 || !(await isEmptyStore(adapters.store))) return null;
-  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await isEmptyStore(adapters.store)) ? seedDemo(config, adapters, log) : null));
+  const toSeed = async () => (await isEmptyStore(adapters.store)) || (await interruptedDemoSeed(adapters.store)) !== null;
+  if (config.demoMarks === 0 || !(await toSeed())) return null;
+  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await toSeed()) ? seedDemo(config, adapters, log) : null));
 }
 
 /** The lease of the process that seeds an empty data directory. */
 const DEMO_SEED_LEASE = 'demo-seed';
 
 async function seedDemo(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string }> {
-  log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${config.demoMarks.toLocaleString('en-US')} marks)…`);
-  const report = await seedAndIndex(config, adapters, config.demoMarks, config.demoSeed, progressFor(config));
+  const interrupted = await interruptedDemoSeed(adapters.store);
+  const asked = interrupted ?? { marks: config.demoMarks, seed: config.demoSeed };
+  if (interrupted) {
+    log(`marque: the demo seed in ${config.dataDir} was cut short; starting it over (${asked.marks.toLocaleString('en-US')} marks)…`);
+    await clearInterruptedSeed(config, adapters);
+  } else {
+    log(`marque: empty store in ${config.dataDir}; seeding the demo dataset (${asked.marks.toLocaleString('en-US')} marks)…`);
+  }
+  await recordDemoSeed(adapters.store, 'seeding', asked);
+  const report = await seedAndIndex(config, adapters, asked.marks, asked.seed, progressFor(config));
   log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
   const account = await createDemoAccount(adapters.store, config.dataDir);
+  await recordDemoSeed(adapters.store, 'done', asked);
   process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, DEMO_KEY_FILE)}):\n\n  ${account.secret}\n\n`);
   return account;
 }

@@ -1,17 +1,20 @@
 /**
  * `npm start` on a fresh machine: `marque serve` seeds the demo, prints a key, creates the demo
  * watches, and its change simulator makes them alert; the newcomer reads alerts with that key.
+ * Two processes started together seed once; a seed cut short starts over at the next start.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { COLLECTIONS } from '../../domain/records';
-import { startServe } from '../support/serve-process';
+import { MARQUE, startServe } from '../support/serve-process';
 
-describe('bin: the demo keeps alerting (marque serve on an empty data directory)', function () {
+describe('bin: the demo (marque serve on an empty data directory)', function () {
   this.timeout(120_000);
   let dataDir: string;
 
@@ -67,4 +70,56 @@ describe('bin: the demo keeps alerting (marque serve on an empty data directory)
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it('a seed killed half-way starts over at the next start, with what it was asked for, and gives the demo key', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'marque-demo-cut-'));
+    try {
+      const env = { MARQUE_DATA_DIR: directory, MARQUE_DEMO_CHANGES_PER_MINUTE: '0', MARQUE_WORKERS: '1' };
+      const first = spawn(process.execPath, [MARQUE, 'serve'], { env: { ...process.env, ...env, PORT: '0', MARQUE_DEMO_MARKS: '5000' }, stdio: 'ignore' });
+      const exited = new Promise((resolve) => first.once('exit', resolve));
+      // Killed once the first chunk of 1,000 marks is committed, long before the fifth.
+      await until(() => storedMarks(directory) > 0, 60_000);
+      first.kill('SIGKILL');
+      await exited;
+      const cut = storedMarks(directory);
+      expect(cut, 'marks stored when killed').to.be.above(0).and.below(5000);
+
+      // Asked for fewer this time: the seed that was cut short is the one that runs again.
+      const second = await startServe({ ...env, MARQUE_DEMO_MARKS: '300' });
+      try {
+        expect(second.stderr()).to.include('was cut short; starting it over (5,000 marks)');
+        const headers = { authorization: `Bearer ${readFileSync(join(directory, 'demo-key.txt'), 'utf8').trim()}` };
+        const watches = (await (await fetch(`${second.baseUrl}/v1/watches`, { headers })).json()) as { data: unknown[] };
+        expect(watches.data).to.have.length(2);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exit;
+      }
+      expect(storedMarks(directory)).to.equal(5000);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Marks in the data directory's store, read as another process would (0 before the table exists). */
+function storedMarks(directory: string): number {
+  const path = join(directory, 'marque.sqlite');
+  if (!existsSync(path)) return 0;
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM trademarks').pluck().get() as number;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function until(condition: () => boolean, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await delay(20);
+  }
+}

@@ -33,6 +33,27 @@ export interface SeedSummary {
   durationMs: number;
 }
 
+/** Every collection a seed writes: the catalog and the marks' logos. */
+export const SEEDED_COLLECTIONS: readonly string[] = [
+  COLLECTIONS.owners,
+  COLLECTIONS.entities,
+  COLLECTIONS.firms,
+  COLLECTIONS.attorneys,
+  COLLECTIONS.trademarks,
+  COLLECTIONS.trademarkChanges,
+  COLLECTIONS.trademarkSources,
+  COLLECTIONS.trademarkEvents,
+  COLLECTIONS.proceedings,
+  COLLECTIONS.generatedLogos,
+];
+
+/** Deletes what a seed wrote, so a seed cut short can run again from the start. */
+export async function clearSeed(store: DocumentStore): Promise<void> {
+  await store.transaction(async () => {
+    for (const collection of SEEDED_COLLECTIONS) await store.collection(collection).deleteMany({});
+  });
+}
+
 export async function seedStore(store: DocumentStore, options: SeedOptions): Promise<SeedSummary> {
   const started = Date.now();
   const counts: Record<CatalogCollection, number> = {
