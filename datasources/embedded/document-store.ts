@@ -7,7 +7,7 @@
  * write appends to the `_changes` table in its own transaction, which is the change feed.
  */
 import type Database from 'better-sqlite3';
-import { openPrivateDatabase } from './sqlite-file';
+import { openPrivateDatabase, useWriteAheadLog } from './sqlite-file';
 import type { Statement } from 'better-sqlite3';
 import { DependencyUnavailableError, UnsupportedQueryError } from '../ports';
 import type { ChangeBatch, Collection, DocumentStore, IndexSpec, StoredDocument } from '../ports';
@@ -87,7 +87,7 @@ class EmbeddedDocumentStore implements DocumentStore {
     // so a bulk ingestion writes far fewer pages and WAL frames per mark (about 40 % less time
     // spent in inserts and commits, measured on the USPTO bench file).
     this.db.pragma(`page_size = ${PAGE_BYTES}`);
-    this.db.pragma('journal_mode = WAL');
+    useWriteAheadLog(this.db);
     this.db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // In WAL mode NORMAL stays consistent; a power loss may drop only the last commits.
     this.db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { startSweeps } from './key-value/sweep';
 import { keyValueTransactions } from './key-value/transactions';
 import { slidingWindows, WINDOW_SCHEMA } from './key-value/windows';
-import { openPrivateDatabase } from './sqlite-file';
+import { openPrivateDatabase, useWriteAheadLog } from './sqlite-file';
 import type { CounterCheck, CounterState, CountersDecision, IdempotencyBegin, KeyValue, SetOptions } from '../ports';
 
 export interface EmbeddedKeyValueOptions {
@@ -73,7 +73,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
   const transactions = keyValueTransactions(db, options.busyDeadlineMs ?? 5_000);
   // Only a new file takes the page size (it must precede the first table); see the header.
   db.pragma(`page_size = ${PAGE_BYTES}`);
-  transactions.read(() => db.pragma('journal_mode = WAL'));
+  useWriteAheadLog(db);
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   // Two processes creating the schema at once: the second waits for the lock and finds it there.

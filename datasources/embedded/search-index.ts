@@ -4,7 +4,7 @@
  * query semantics (shared with the Elasticsearch adapter through the contract suite).
  */
 import type Database from 'better-sqlite3';
-import { openPrivateDatabase } from './sqlite-file';
+import { openPrivateDatabase, useWriteAheadLog } from './sqlite-file';
 import {
   UnsupportedQueryError,
   type EnsuredIndex,
@@ -65,7 +65,7 @@ const BULK_LOAD_CHECKPOINT_PAGES = 65536;
 
 export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): SearchIndex {
   const db = openPrivateDatabase(options.path);
-  db.pragma('journal_mode = WAL');
+  useWriteAheadLog(db);
   db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -131072');

@@ -15,6 +15,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DependencyUnavailableError } from '../../ports';
+import { isBusyError } from '../sqlite-file';
 
 export interface KeyValueTransactions {
   /** Runs `body` in a write transaction (`BEGIN IMMEDIATE`), retrying while another process holds the lock. */
@@ -25,11 +26,6 @@ export interface KeyValueTransactions {
 
 const FIRST_WAIT_MS = 0.02;
 const LONGEST_WAIT_MS = 0.25;
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
 
 export function keyValueTransactions(db: Database.Database, busyDeadlineMs: number): KeyValueTransactions {
   // The retry loop below replaces SQLite's busy handler.
@@ -44,7 +40,7 @@ export function keyValueTransactions(db: Database.Database, busyDeadlineMs: numb
       try {
         return body();
       } catch (error) {
-        if (!isBusy(error)) throw error;
+        if (!isBusyError(error)) throw error;
         const nowMs = Date.now();
         deadline ??= nowMs + busyDeadlineMs;
         if (nowMs >= deadline) {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createEmbeddedKeyValue } from '../../../datasources/embedded/key-value';
 import { DependencyUnavailableError } from '../../../datasources/ports';
+import { journalMode, openTogether } from '../../support/open-together';
 import { describeKeyValueContract } from '../key-value.contract';
 
 describe('embedded KeyValue on a file', () => {
@@ -28,6 +29,15 @@ describe('embedded KeyValue persistence', () => {
   });
   afterEach(() => {
     fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('opens a new file from several processes at the same moment, in WAL mode, none failing', async function () {
+    this.timeout(60_000);
+    // `serve` and `marque worker` started together on a new data directory.
+    const outcomes = await openTogether('key-value', directory, 4, 12);
+    expect(outcomes).to.have.length(48);
+    expect(outcomes.filter((outcome) => 'error' in outcome)).to.deep.equal([]);
+    for (const path of new Set(outcomes.map((outcome) => outcome.path))) expect(journalMode(path), path).to.equal('wal');
   });
 
   it('keeps quota counters across closing and reopening the file', async () => {

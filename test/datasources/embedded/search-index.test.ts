@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { createEmbeddedSearchIndex } from '../../../datasources/embedded/search-index';
 import { KeptMatches, type KeptSet, type MatchSet } from '../../../datasources/embedded/search-index/kept-matches';
 import { searchSql } from '../../../datasources/embedded/search-index/query-sql';
@@ -12,7 +10,7 @@ import { layoutFor } from '../../../datasources/embedded/search-index/schema';
 import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
 import { UnsupportedQueryError, type IndexDefinition } from '../../../datasources/ports';
 import { describeSearchIndexContract } from '../search-index.contract';
-import type { EnsureIndexOutcome, EnsureIndexThreadData } from '../../support/ensure-index-thread';
+import { openTogether } from '../../support/open-together';
 
 describeSearchIndexContract('embedded SQLite', async () => createEmbeddedSearchIndex({ path: ':memory:' }));
 
@@ -280,28 +278,15 @@ describe('embedded SearchIndex on a file', () => {
     await index.close();
   });
 
-  it('lets connections that open a fresh file at the same moment each ensure the index, one creating it, none failing', async function () {
+  it('lets processes that open a new file at the same moment each ensure the index, one creating it, none failing', async function () {
     this.timeout(60_000);
     // `serve` and `marque worker` started together on a new data directory: each ensures the index.
-    const threads = 3;
-    const paths = Array.from({ length: 12 }, (_, round) => join(directory, `search-${round}.db`));
-    const data: EnsureIndexThreadData = { paths, threads, arrivals: new SharedArrayBuffer(4 * paths.length) };
-    const outcomes: EnsureIndexOutcome[] = [];
-    await Promise.all(
-      Array.from({ length: threads }, async () => {
-        const worker = new Worker(require.resolve('../../support/ensure-index-thread'), {
-          workerData: data,
-          execArgv: [...process.execArgv, '-r', 'ts-node/register/transpile-only'],
-        });
-        worker.on('message', (outcome: EnsureIndexOutcome) => outcomes.push(outcome));
-        await once(worker, 'exit');
-      }),
-    );
+    const outcomes = await openTogether('search-index', directory, 3, 12);
     expect(outcomes.filter((outcome) => 'error' in outcome)).to.deep.equal([]);
-    for (const path of paths) {
-      const created = outcomes.filter((outcome) => outcome.path === path && 'created' in outcome && outcome.created);
-      expect(created, path).to.have.length(1);
-    }
+    const creators = new Map<string, number>();
+    for (const outcome of outcomes) if ('created' in outcome && outcome.created) creators.set(outcome.path, (creators.get(outcome.path) ?? 0) + 1);
+    expect(creators.size).to.equal(12);
+    expect([...creators.values()].every((count) => count === 1)).to.equal(true);
   });
 
   it('refuses to search an index that was not ensured', async () => {
