@@ -33,40 +33,29 @@ export interface SeedSummary {
   durationMs: number;
 }
 
-/** Every collection a seed writes: the catalog and the marks' logos. */
-export const SEEDED_COLLECTIONS: readonly string[] = [
-  COLLECTIONS.owners,
-  COLLECTIONS.entities,
-  COLLECTIONS.firms,
-  COLLECTIONS.attorneys,
-  COLLECTIONS.trademarks,
-  COLLECTIONS.trademarkChanges,
-  COLLECTIONS.trademarkSources,
-  COLLECTIONS.trademarkEvents,
-  COLLECTIONS.proceedings,
-  COLLECTIONS.generatedLogos,
-];
+/** No documents in any catalog collection: a Record, so the compiler checks that none is left out. */
+const NO_DOCUMENTS: Readonly<Record<CatalogCollection, number>> = {
+  owners: 0,
+  entities: 0,
+  firms: 0,
+  attorneys: 0,
+  trademarks: 0,
+  trademark_changes: 0,
+  trademark_sources: 0,
+  trademark_events: 0,
+  proceedings: 0,
+};
 
-/** Deletes what a seed wrote, so a seed cut short can run again from the start. */
+/** Deletes what a seed wrote (the catalog and the marks' logos), so a seed cut short can run again from the start. */
 export async function clearSeed(store: DocumentStore): Promise<void> {
   await store.transaction(async () => {
-    for (const collection of SEEDED_COLLECTIONS) await store.collection(collection).deleteMany({});
+    for (const collection of [...Object.keys(NO_DOCUMENTS), COLLECTIONS.generatedLogos]) await store.collection(collection).deleteMany({});
   });
 }
 
 export async function seedStore(store: DocumentStore, options: SeedOptions): Promise<SeedSummary> {
   const started = Date.now();
-  const counts: Record<CatalogCollection, number> = {
-    owners: 0,
-    entities: 0,
-    firms: 0,
-    attorneys: 0,
-    trademarks: 0,
-    trademark_changes: 0,
-    trademark_sources: 0,
-    trademark_events: 0,
-    proceedings: 0,
-  };
+  const counts: Record<CatalogCollection, number> = { ...NO_DOCUMENTS };
   // One chunk's logos render while the next chunk is generated and written; never more than one.
   let rendering: Promise<void> = Promise.resolve();
   let logos = 0;
