@@ -6,6 +6,7 @@
  * advisory locks) only conflict between processes.
  */
 import Database from 'better-sqlite3';
+import { expect } from 'chai';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
@@ -89,8 +90,19 @@ export async function openTogether(file: EmbeddedFile, directory: string, proces
   return outcomes;
 }
 
-/** The journal mode a file was left in (`wal` for every embedded file). */
-export function journalMode(path: string): string {
+/**
+ * Opens twelve new files as `file`, each from four processes at one moment: every opening
+ * succeeds and every file is left in WAL mode (what lets the processes of a data directory read
+ * beside one writer).
+ */
+export async function expectOpenedTogetherInWal(file: EmbeddedFile, directory: string): Promise<void> {
+  const outcomes = await openTogether(file, directory, 4, 12);
+  expect(outcomes).to.have.length(48);
+  expect(outcomes.filter((outcome) => 'error' in outcome)).to.deep.equal([]);
+  for (const path of new Set(outcomes.map((outcome) => outcome.path))) expect(journalMode(path), path).to.equal('wal');
+}
+
+function journalMode(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
     return db.pragma('journal_mode', { simple: true }) as string;

@@ -10,7 +10,7 @@ import { compileFilter } from '../../../datasources/embedded/document-store/filt
 import { parseFilter } from '../../../datasources/embedded/document-store/query-subset';
 import { UnsupportedQueryError } from '../../../datasources/ports';
 import type { DocumentStore, StoredDocument } from '../../../datasources/ports';
-import { journalMode, openTogether } from '../../support/open-together';
+import { expectOpenedTogetherInWal } from '../../support/open-together';
 
 interface Doc extends StoredDocument {
   [field: string]: unknown;
@@ -54,10 +54,7 @@ describe('embedded DocumentStore', function () {
   it('opens a new file from several processes at the same moment, in WAL mode, none failing', async function () {
     this.timeout(60_000);
     // `serve` and `marque worker` started together on a new data directory.
-    const outcomes = await openTogether('document-store', workDirectory, 4, 12);
-    expect(outcomes).to.have.length(48);
-    expect(outcomes.filter((outcome) => 'error' in outcome)).to.deep.equal([]);
-    for (const path of new Set(outcomes.map((outcome) => outcome.path))) expect(journalMode(path), path).to.equal('wal');
+    await expectOpenedTogetherInWal('document-store', workDirectory);
   });
 
   it('moves a change token when another store on the same file writes, and not for other collections of this one', async function () {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createEmbeddedKeyValue } from '../../../datasources/embedded/key-value';
 import { DependencyUnavailableError } from '../../../datasources/ports';
-import { journalMode, openTogether } from '../../support/open-together';
+import { expectOpenedTogetherInWal } from '../../support/open-together';
 import { describeKeyValueContract } from '../key-value.contract';
 
 describe('embedded KeyValue on a file', () => {
@@ -34,10 +34,7 @@ describe('embedded KeyValue persistence', () => {
   it('opens a new file from several processes at the same moment, in WAL mode, none failing', async function () {
     this.timeout(60_000);
     // `serve` and `marque worker` started together on a new data directory.
-    const outcomes = await openTogether('key-value', directory, 4, 12);
-    expect(outcomes).to.have.length(48);
-    expect(outcomes.filter((outcome) => 'error' in outcome)).to.deep.equal([]);
-    for (const path of new Set(outcomes.map((outcome) => outcome.path))) expect(journalMode(path), path).to.equal('wal');
+    await expectOpenedTogetherInWal('key-value', directory);
   });
 
   it('keeps quota counters across closing and reopening the file', async () => {
