@@ -66,7 +66,9 @@ export async function serve(config: Config, args: string[]): Promise<void> {
 async function seedDemoIfEmpty(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string } | null> {
   const toSeed = async () => (await isEmptyStore(adapters.store)) || (await interruptedDemoSeed(adapters.store)) !== null;
   if (config.demoMarks === 0 || !(await toSeed())) return null;
-  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await toSeed()) ? seedDemo(config, adapters, log) : null));
+  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await toSeed()) ? seedDemo(config, adapters, log) : null), {
+    onWait: () => log(`marque: another process is seeding ${config.dataDir}; waiting for it`),
+  });
 }
 
 /** The lease of the process that seeds an empty data directory. */

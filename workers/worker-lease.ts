@@ -144,10 +144,17 @@ const TURN_POLL_MS = 250;
 /**
  * Runs one-off work that two processes started together must not both do (seeding an empty data
  * directory): under the lease `key`, renewed while `work` runs, after waiting for any other
- * process holding it to finish. `work` should check again whether it is still to be done.
+ * process holding it to finish (`onWait` is told once when it must). `work` should check again
+ * whether it is still to be done.
  */
-export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T>, ttlMs = DEFAULT_LEASE_MS): Promise<T> {
-  while (!(await kv.holdLease(key, PROCESS_HOLDER, ttlMs))) await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T>, options: { ttlMs?: number; onWait?: () => void } = {}): Promise<T> {
+  const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
+  let waited = false;
+  while (!(await kv.holdLease(key, PROCESS_HOLDER, ttlMs))) {
+    if (!waited) options.onWait?.();
+    waited = true;
+    await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+  }
   const keep = setInterval(() => void kv.holdLease(key, PROCESS_HOLDER, ttlMs).catch(() => undefined), Math.floor(ttlMs / 3));
   try {
     return await work();
