@@ -17,7 +17,7 @@ import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../dataso
 import { COLLECTIONS } from '../domain/records';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { withGeneratedLogos } from '../workers/ingest/generated-logos';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 
 export interface Adapters {
   store: DocumentStore;
@@ -57,7 +57,12 @@ export interface OpenOptions {
  * purpose); the files Marque creates in it are 0600 whatever the directory allows.
  */
 function ensurePrivateDirectory(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A configuration mistake (a path under a file, a directory we may not write), said as one.
+    throw new ConfigError(`MARQUE_DATA_DIR ${dir} cannot be used as the data directory: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -60,6 +60,19 @@ describe('bin: the marque command line', function () {
     }
   });
 
+  it('refuses a data directory it cannot create with exit code 2, naming MARQUE_DATA_DIR', async () => {
+    const file = join(dataDir, 'marque.sqlite');
+    for (const args of [['serve'], ['worker', 'webhooks'], ['orgs', 'create', '--name', 'x']]) {
+      // A directory inside a regular file: refused whoever runs it (root included).
+      const error = await marque(join(file, 'data'), ...args).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(error?.code, args.join(' ')).to.equal(2);
+      expect(error?.stderr).to.contain(`marque: MARQUE_DATA_DIR ${join(file, 'data')} cannot be used as the data directory: ENOTDIR`);
+    }
+  });
+
   it('refuses to seed a store that already holds marks', async () => {
     const error = await marque(dataDir, 'seed', '--marks', '10').then(
       () => null,
