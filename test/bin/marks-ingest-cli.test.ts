@@ -159,4 +159,19 @@ describe('bin: marque marks add|update and marque ingest', function () {
     expect(dry).to.deep.include({ dry_run: true, records_read: 4, inserted: 0 });
     expect((await failing(dataDir, 'ingest', 'epo', APPLICATIONS_SAMPLE)).code).to.equal(2);
   });
+
+  it('exits 1 naming the path when a file is missing, is not XML or a zip, or a directory holds neither', async () => {
+    const empty = mkdtempSync(join(dataDir, 'downloads-'));
+    writeFileSync(join(empty, 'README.txt'), 'the daily files go here');
+    for (const [path, message] of [
+      [join(dataDir, 'apc261126.xml'), 'no such file or directory'],
+      [join(empty, 'README.txt'), 'not an .xml or .zip file'],
+      [empty, 'no .xml or .zip file in this directory'],
+    ] as const) {
+      const error = await failing(dataDir, 'ingest', 'uspto', path);
+      expect(error.code, path).to.equal(1);
+      expect(error.stderr).to.contain(`marque: ${path}: ${message}`);
+      expect(JSON.parse(error.stdout)).to.deep.include({ records_read: 0, inserted: 0 });
+    }
+  });
 });

@@ -148,6 +148,8 @@ async function documentsOf(path: string): Promise<XmlDocument[]> {
     const names = readdirSync(path)
       .filter((name) => ['.xml', '.zip'].includes(extname(name).toLowerCase()))
       .sort();
+    // Given by name and holding nothing to load: most likely not the directory meant.
+    if (names.length === 0) throw new InputFileError(`${path}: no .xml or .zip file in this directory`);
     return (await Promise.all(names.map((name) => documentsOf(join(path, name))))).flat();
   }
   const extension = extname(path).toLowerCase();
