@@ -67,6 +67,7 @@ async function seedDemoIfEmpty(config: Config, adapters: Adapters, log: (line: s
   const toSeed = async () => (await isEmptyStore(adapters.store)) || (await interruptedDemoSeed(adapters.store)) !== null;
   if (config.demoMarks === 0 || !(await toSeed())) return null;
   return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await toSeed()) ? seedDemo(config, adapters, log) : null), {
+    ttlMs: config.workerLeaseMs,
     onWait: () => log(`marque: another process is seeding ${config.dataDir}; waiting for it`),
   });
 }

@@ -145,7 +145,9 @@ const TURN_POLL_MS = 250;
  * Runs one-off work that two processes started together must not both do (seeding an empty data
  * directory): under the lease `key`, renewed while `work` runs, after waiting for any other
  * process holding it to finish (`onWait` is told once when it must). `work` should check again
- * whether it is still to be done.
+ * whether it is still to be done. Stopped by SIGINT or SIGTERM meanwhile (Ctrl-C during a first
+ * start), the process lets go of the lease before it ends, so the next one need not wait for it
+ * to lapse; killed outright, its lease lapses after `ttlMs`.
  */
 export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T>, options: { ttlMs?: number; onWait?: () => void } = {}): Promise<T> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
@@ -156,9 +158,21 @@ export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T
     await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
   }
   const keep = setInterval(() => void kv.holdLease(key, PROCESS_HOLDER, ttlMs).catch(() => undefined), Math.floor(ttlMs / 3));
+  const stopSignals = ['SIGINT', 'SIGTERM'] as const;
+  const letGoAndStop = (signal: NodeJS.Signals): void => {
+    for (const each of stopSignals) process.removeListener(each, letGoAndStop);
+    clearInterval(keep);
+    // With this listener gone, the signal raised again ends the process as it would have.
+    void kv
+      .releaseLease(key, PROCESS_HOLDER)
+      .catch(() => undefined)
+      .finally(() => process.kill(process.pid, signal));
+  };
+  for (const signal of stopSignals) process.once(signal, letGoAndStop);
   try {
     return await work();
   } finally {
+    for (const signal of stopSignals) process.removeListener(signal, letGoAndStop);
     clearInterval(keep);
     await kv.releaseLease(key, PROCESS_HOLDER);
   }

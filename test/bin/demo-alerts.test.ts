@@ -71,35 +71,38 @@ describe('bin: the demo (marque serve on an empty data directory)', function () 
     }
   });
 
-  it('a seed killed half-way starts over at the next start, with what it was asked for, and gives the demo key', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'marque-demo-cut-'));
-    try {
-      const env = { MARQUE_DATA_DIR: directory, MARQUE_DEMO_CHANGES_PER_MINUTE: '0', MARQUE_WORKERS: '1' };
-      const first = spawn(process.execPath, [MARQUE, 'serve'], { env: { ...process.env, ...env, PORT: '0', MARQUE_DEMO_MARKS: '5000' }, stdio: 'ignore' });
-      const exited = new Promise((resolve) => first.once('exit', resolve));
-      // Killed once the first chunk of 1,000 marks is committed, long before the fifth.
-      await until(() => storedMarks(directory) > 0, 60_000);
-      first.kill('SIGKILL');
-      await exited;
-      const cut = storedMarks(directory);
-      expect(cut, 'marks stored when killed').to.be.above(0).and.below(5000);
-
-      // Asked for fewer this time: the seed that was cut short is the one that runs again.
-      const second = await startServe({ ...env, MARQUE_DEMO_MARKS: '300' });
+  // Killed outright, the first holds the seed's lease until it lapses (2 s here).
+  for (const signal of ['SIGKILL'] as const) {
+    it(`a seed stopped half-way by ${signal} starts over at the next start, with what it was asked for, and gives the demo key`, async () => {
+      const directory = mkdtempSync(join(tmpdir(), 'marque-demo-cut-'));
       try {
-        expect(second.stderr()).to.include('was cut short; starting it over (5,000 marks)');
-        const headers = { authorization: `Bearer ${readFileSync(join(directory, 'demo-key.txt'), 'utf8').trim()}` };
-        const watches = (await (await fetch(`${second.baseUrl}/v1/watches`, { headers })).json()) as { data: unknown[] };
-        expect(watches.data).to.have.length(2);
+        const env = { MARQUE_DATA_DIR: directory, MARQUE_DEMO_CHANGES_PER_MINUTE: '0', MARQUE_WORKERS: '1', MARQUE_WORKER_LEASE_MS: '2000' };
+        const first = spawn(process.execPath, [MARQUE, 'serve'], { env: { ...process.env, ...env, PORT: '0', MARQUE_DEMO_MARKS: '5000' }, stdio: 'ignore' });
+        const exited = new Promise((resolve) => first.once('exit', resolve));
+        // Stopped once the first chunk of 1,000 marks is committed, long before the fifth.
+        await until(() => storedMarks(directory) > 0, 60_000);
+        first.kill(signal);
+        await exited;
+        const cut = storedMarks(directory);
+        expect(cut, 'marks stored when stopped').to.be.above(0).and.below(5000);
+
+        // Asked for fewer this time: the seed that was cut short is the one that runs again.
+        const second = await startServe({ ...env, MARQUE_DEMO_MARKS: '300' });
+        try {
+          expect(second.stderr()).to.include('was cut short; starting it over (5,000 marks)');
+          const headers = { authorization: `Bearer ${readFileSync(join(directory, 'demo-key.txt'), 'utf8').trim()}` };
+          const watches = (await (await fetch(`${second.baseUrl}/v1/watches`, { headers })).json()) as { data: unknown[] };
+          expect(watches.data).to.have.length(2);
+        } finally {
+          second.child.kill('SIGTERM');
+          await second.exit;
+        }
+        expect(storedMarks(directory)).to.equal(5000);
       } finally {
-        second.child.kill('SIGTERM');
-        await second.exit;
+        rmSync(directory, { recursive: true, force: true });
       }
-      expect(storedMarks(directory)).to.equal(5000);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
-  });
+    });
+  }
 });
 
 /** Marks in the data directory's store, read as another process would (0 before the table exists). */

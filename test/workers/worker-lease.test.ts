@@ -5,6 +5,7 @@
  * stops its worker once its last hold has lapsed. Times are short (a 300 ms lease) and every
  * wait polls for the outcome rather than sleeping a fixed time.
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,4 +137,36 @@ describe('workers: worker leases', () => {
     await until(() => !cut.running, TTL_MS * 3);
     await until(() => other.running, TTL_MS * 3);
   });
+});
+
+describe('workers: one-off work in turn (inTurn)', () => {
+  let directory: string;
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'marque-in-turn-'));
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`a process stopped by ${signal} while it holds the lease lets go of it before it ends, long before the lease would lapse`, async function () {
+      this.timeout(30_000);
+      const path = join(directory, 'kv.sqlite');
+      const child = fork(require.resolve('../support/lease-holder'), [], {
+        env: { ...process.env, MARQUE_TEST_KV_PATH: path, MARQUE_TEST_LEASE_KEY: 'demo-seed' },
+        execArgv: [...process.execArgv, '-r', 'ts-node/register/transpile-only'],
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, by) => resolve(by)));
+      await new Promise<void>((resolve) => child.once('message', () => resolve()));
+      const kv = createEmbeddedKeyValue({ path });
+      try {
+        expect(await kv.get('demo-seed'), 'held while working').to.not.equal(null);
+        child.kill(signal);
+        // Ended by the signal, as it would have been without inTurn; the lease (60 s) is free at once.
+        expect(await exited).to.equal(signal);
+        expect(await kv.get('demo-seed')).to.equal(null);
+      } finally {
+        await kv.close();
+      }
+    });
+  }
 });
