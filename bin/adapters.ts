@@ -65,6 +65,11 @@ function ensurePrivateDirectory(dir: string): void {
   }
 }
 
+/** The embedded DocumentStore's file in a data directory. */
+export const storeFile = (dataDir: string): string => join(dataDir, 'marque.sqlite');
+/** The embedded SearchIndex's file in a data directory. */
+export const searchFile = (dataDir: string): string => join(dataDir, 'search.sqlite');
+
 /**
  * Opens the configured adapters. The drivers of MongoDB, Elasticsearch and Redis are loaded only
  * when configured, which keeps the embedded default's start-up short.
@@ -78,13 +83,13 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
         feedCollections: FEED_COLLECTIONS,
       })
     : createEmbeddedDocumentStore({
-        path: join(config.dataDir, 'marque.sqlite'),
+        path: storeFile(config.dataDir),
         feedCollections: FEED_COLLECTIONS,
         checkpointPages: options.storeCheckpointPages,
       });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })
-    : createEmbeddedSearchIndex({ path: join(config.dataDir, 'search.sqlite') });
+    : createEmbeddedSearchIndex({ path: searchFile(config.dataDir) });
   const kv = config.redisUrl
     ? await (await import('../datasources/redis/key-value')).createRedisKeyValue({ url: config.redisUrl })
     : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });

@@ -21,7 +21,7 @@ import { SearchIndexer } from '../workers/indexer';
 import { startIndexThread, type IndexThreadFiles } from '../workers/ingest/index-thread';
 import { clearSeed, seedStore } from '../workers/ingest/seed';
 import { PROJECTIONS } from '../workers/projections';
-import { mediaDirectory, type Adapters } from './adapters';
+import { mediaDirectory, searchFile, storeFile, type Adapters } from './adapters';
 import type { Config } from './config';
 import type { Progress, ProgressBar } from './progress';
 
@@ -58,7 +58,7 @@ export async function recordDemoSeed(store: DocumentStore, state: DemoSeedDoc['s
  * default through a connection that writes no change feed, as the seed's own.
  */
 export async function clearInterruptedSeed(config: Config, adapters: Adapters): Promise<void> {
-  const store = config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: join(config.dataDir, 'marque.sqlite'), feedCollections: [] });
+  const store = config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: storeFile(config.dataDir), feedCollections: [] });
   try {
     await clearSeed(store);
   } finally {
@@ -81,7 +81,7 @@ export interface SeedReport {
  * B-tree indexes to the end. MongoDB and Elasticsearch are used as configured.
  */
 function openBulkLoad(config: Config, adapters: Adapters): { store: DocumentStore; search: SearchIndex; media: MediaStore; files: IndexThreadFiles | null } {
-  const files = { storePath: join(config.dataDir, 'marque.sqlite'), searchPath: join(config.dataDir, 'search.sqlite') };
+  const files = { storePath: storeFile(config.dataDir), searchPath: searchFile(config.dataDir) };
   const store = config.mongodbUrl ? adapters.store : createEmbeddedDocumentStore({ path: files.storePath, feedCollections: [], bulkLoad: true });
   return {
     store,

@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { DocumentStore } from '../datasources/ports';
 import { DemoChanges } from '../workers/demo-changes';
 import { inTurn } from '../workers/worker-lease';
 import { err, onStopSignals, positiveInt, progressFor, UsageError } from './cli-support';
@@ -31,6 +32,7 @@ import {
   createDemoWatches,
   DEMO_KEY_FILE,
   interruptedDemoSeed,
+  type DemoSeed,
   isEmptyStore,
   recordDemoSeed,
   seedAndIndex,
@@ -64,21 +66,42 @@ export async function serve(config: Config, args: string[]): Promise<void> {
  * starts over with what it was asked for, at the next start.
  */
 async function seedDemoIfEmpty(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string } | null> {
-  const toSeed = async () => (await isEmptyStore(adapters.store)) || (await interruptedDemoSeed(adapters.store)) !== null;
-  if (config.demoMarks === 0 || !(await toSeed())) return null;
-  return inTurn(adapters.kv, DEMO_SEED_LEASE, async () => ((await toSeed()) ? seedDemo(config, adapters, log) : null), {
-    ttlMs: config.workerLeaseMs,
-    onWait: () => log(`marque: another process is seeding ${config.dataDir}; waiting for it`),
-  });
+  if (config.demoMarks === 0 || (await pendingDemoSeed(config, adapters.store)) === null) return null;
+  return inTurn(
+    adapters.kv,
+    DEMO_SEED_LEASE,
+    // Asked again in turn: the process this one waited for may have seeded meanwhile.
+    async () => {
+      const pending = await pendingDemoSeed(config, adapters.store);
+      return pending === null ? null : seedDemo(config, adapters, pending, log);
+    },
+    { ttlMs: config.workerLeaseMs, onWait: () => log(`marque: another process is seeding ${config.dataDir}; waiting for it`) },
+  );
 }
 
 /** The lease of the process that seeds an empty data directory. */
 const DEMO_SEED_LEASE = 'demo-seed';
 
-async function seedDemo(config: Config, adapters: Adapters, log: (line: string) => void): Promise<{ organizationId: string }> {
-  const interrupted = await interruptedDemoSeed(adapters.store);
-  const asked = interrupted ?? { marks: config.demoMarks, seed: config.demoSeed };
-  if (interrupted) {
+interface PendingDemoSeed {
+  asked: DemoSeed;
+  /** A seed cut short, whose writes go before it runs again. */
+  startOver: boolean;
+}
+
+/** The demo seed to run: one cut short, as it was asked for; a new one on an empty store; or none. */
+async function pendingDemoSeed(config: Config, store: DocumentStore): Promise<PendingDemoSeed | null> {
+  const interrupted = await interruptedDemoSeed(store);
+  if (interrupted !== null) return { asked: interrupted, startOver: true };
+  return (await isEmptyStore(store)) ? { asked: { marks: config.demoMarks, seed: config.demoSeed }, startOver: false } : null;
+}
+
+async function seedDemo(
+  config: Config,
+  adapters: Adapters,
+  { asked, startOver }: PendingDemoSeed,
+  log: (line: string) => void,
+): Promise<{ organizationId: string }> {
+  if (startOver) {
     log(`marque: the demo seed in ${config.dataDir} was cut short; starting it over (${asked.marks.toLocaleString('en-US')} marks)…`);
     await clearInterruptedSeed(config, adapters);
   } else {

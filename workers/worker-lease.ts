@@ -85,7 +85,7 @@ export class WorkerLease {
     this.running = false;
     // Finishing a batch can outlast the lease (a webhook send may take its 15 s of timeouts): the
     // lease is kept until the worker has stopped, so no other process starts beside it.
-    const keep = setInterval(() => void this.kv.holdLease(this.key, this.holder, this.ttlMs).catch(() => undefined), Math.floor(this.ttlMs / 3));
+    const keep = keepHolding(this.kv, this.key, this.holder, this.ttlMs);
     try {
       await this.work.stop();
     } finally {
@@ -138,6 +138,11 @@ export class WorkerLease {
   }
 }
 
+/** Renews `holder`'s lease every third of its time to live while work that must keep it runs; clearInterval ends it. */
+function keepHolding(kv: KeyValue, key: string, holder: string, ttlMs: number): NodeJS.Timeout {
+  return setInterval(() => void kv.holdLease(key, holder, ttlMs).catch(() => undefined), Math.floor(ttlMs / 3));
+}
+
 /** How often a process waiting its turn for one-off work asks for the lease again. */
 const TURN_POLL_MS = 250;
 
@@ -157,7 +162,7 @@ export async function inTurn<T>(kv: KeyValue, key: string, work: () => Promise<T
     waited = true;
     await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
   }
-  const keep = setInterval(() => void kv.holdLease(key, PROCESS_HOLDER, ttlMs).catch(() => undefined), Math.floor(ttlMs / 3));
+  const keep = keepHolding(kv, key, PROCESS_HOLDER, ttlMs);
   const stopSignals = ['SIGINT', 'SIGTERM'] as const;
   const letGoAndStop = (signal: NodeJS.Signals): void => {
     for (const each of stopSignals) process.removeListener(each, letGoAndStop);

@@ -20,29 +20,50 @@ export function openPrivateDatabase(path: string): Database.Database {
 }
 
 /** SQLITE_BUSY or one of its extended codes: another connection holds a lock this one needs. */
-export function isBusyError(error: unknown): boolean {
+function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** How long a file may stay locked by other processes switching it to WAL at the same moment. */
-const WAL_SWITCH_DEADLINE_MS = 5_000;
+export interface BusyRetry {
+  /** Time from the first busy answer after which `onDeadline` decides what is thrown. */
+  deadlineMs: number;
+  /** The first sleep between attempts; each next one doubles (with ±50 % jitter), up to `longestWaitMs`. */
+  firstWaitMs: number;
+  longestWaitMs: number;
+  /** What to throw once the deadline has passed, given the last busy error. */
+  onDeadline: (error: unknown) => Error;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `body`, again after a short sleep while SQLite answers SQLITE_BUSY (another process holds a
+ * lock). The thread sleeps (Atomics.wait): better-sqlite3 is synchronous, so it waits either way.
+ */
+export function retryWhileBusy<T>(body: () => T, retry: BusyRetry): T {
+  let waitMs = retry.firstWaitMs;
+  let deadline: number | null = null;
+  for (;;) {
+    try {
+      return body();
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      const nowMs = Date.now();
+      deadline ??= nowMs + retry.deadlineMs;
+      if (nowMs >= deadline) throw retry.onDeadline(error);
+      Atomics.wait(sleeper, 0, 0, waitMs * (0.5 + Math.random()));
+      waitMs = Math.min(waitMs * 2, retry.longestWaitMs);
+    }
+  }
+}
 
 /**
  * Puts the file in WAL mode. Processes opening a new file at the same moment (`serve` and
  * `marque worker` on a new data directory) each switch it, and SQLite answers a switch that meets
- * another's lock with SQLITE_BUSY at once, without its busy handler; so this waits and retries.
+ * another's lock with SQLITE_BUSY at once, without its busy handler; so this waits and retries,
+ * for up to 5 s.
  */
 export function useWriteAheadLog(db: Database.Database): void {
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  const deadline = Date.now() + WAL_SWITCH_DEADLINE_MS;
-  for (;;) {
-    try {
-      db.pragma('journal_mode = WAL');
-      return;
-    } catch (error) {
-      if (!isBusyError(error) || Date.now() >= deadline) throw error;
-      Atomics.wait(sleeper, 0, 0, 1 + Math.random() * 4);
-    }
-  }
+  retryWhileBusy(() => db.pragma('journal_mode = WAL'), { deadlineMs: 5_000, firstWaitMs: 1, longestWaitMs: 20, onDeadline: (error) => error as Error });
 }

@@ -15,7 +15,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DependencyUnavailableError } from '../../ports';
-import { isBusyError } from '../sqlite-file';
+import { retryWhileBusy, type BusyRetry } from '../sqlite-file';
 
 export interface KeyValueTransactions {
   /** Runs `body` in a write transaction (`BEGIN IMMEDIATE`), retrying while another process holds the lock. */
@@ -28,29 +28,16 @@ const FIRST_WAIT_MS = 0.02;
 const LONGEST_WAIT_MS = 0.25;
 
 export function keyValueTransactions(db: Database.Database, busyDeadlineMs: number): KeyValueTransactions {
-  // The retry loop below replaces SQLite's busy handler.
+  // retryWhileBusy replaces SQLite's busy handler.
   db.pragma('busy_timeout = 0');
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
   const inTransaction = db.transaction((body: () => unknown) => body());
-
-  function retryingBusy<T>(body: () => T): T {
-    let waitMs = FIRST_WAIT_MS;
-    let deadline: number | null = null;
-    for (;;) {
-      try {
-        return body();
-      } catch (error) {
-        if (!isBusyError(error)) throw error;
-        const nowMs = Date.now();
-        deadline ??= nowMs + busyDeadlineMs;
-        if (nowMs >= deadline) {
-          throw new DependencyUnavailableError('cache', `the embedded key-value file stayed locked for ${busyDeadlineMs} ms`);
-        }
-        Atomics.wait(sleeper, 0, 0, waitMs * (0.5 + Math.random()));
-        waitMs = Math.min(waitMs * 2, LONGEST_WAIT_MS);
-      }
-    }
-  }
+  const retry: BusyRetry = {
+    deadlineMs: busyDeadlineMs,
+    firstWaitMs: FIRST_WAIT_MS,
+    longestWaitMs: LONGEST_WAIT_MS,
+    onDeadline: () => new DependencyUnavailableError('cache', `the embedded key-value file stayed locked for ${busyDeadlineMs} ms`),
+  };
+  const retryingBusy = <T>(body: () => T): T => retryWhileBusy(body, retry);
 
   return {
     // The transaction's result is the body's, whose type the shared wrapper cannot carry.
