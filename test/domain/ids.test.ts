@@ -71,9 +71,18 @@ describe('domain/ids', () => {
       expect(earlier < later).to.equal(true);
     });
 
-    it('does not repeat', () => {
-      const ids = new Set(Array.from({ length: 1000 }, () => randomId('whk_', 0)));
-      expect(ids.size).to.equal(1000);
+    it('does not repeat, across many blocks of random bytes (512 IDs each)', () => {
+      const ids = new Set(Array.from({ length: 5000 }, () => randomId('whk_', 0)));
+      expect(ids.size).to.equal(5000);
+    });
+
+    it('spreads its random characters over the whole alphabet', () => {
+      // 5,000 IDs × 14 random characters: each of the 32 symbols is expected 2,187.5 times
+      // (standard deviation about 46).
+      const counts = new Map<string, number>();
+      for (let i = 0; i < 5000; i++) for (const character of randomId('whk_', 0).slice(14)) counts.set(character, (counts.get(character) ?? 0) + 1);
+      expect(counts.size).to.equal(32);
+      for (const count of counts.values()) expect(count).to.be.within(1950, 2450);
     });
   });
 
