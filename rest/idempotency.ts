@@ -77,9 +77,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function requestFingerprint(method: string, routePath: string, body: unknown): string {
+/**
+ * What a key stands for: the method, the request target as sent (path with its IDs, and query)
+ * and the body. The same key on another resource (`DELETE /v1/portfolios/pf_b` after
+ * `…/pf_a`) is another request, so it is refused as a conflict rather than answered with the
+ * first resource's result.
+ */
+export function requestFingerprint(method: string, target: string, body: unknown): string {
   return createHash('sha256')
-    .update(`${method} ${routePath}\n${canonicalJson(body)}`)
+    .update(`${method} ${target}\n${canonicalJson(body)}`)
     .digest('base64url');
 }
 
@@ -177,13 +183,15 @@ export class IdempotencyStage {
    */
   async begin(
     route: RouteDef,
+    /** The request target as sent: path and query. */
+    target: string,
     organizationId: string,
     header: string | string[] | undefined,
     body: unknown,
   ): Promise<{ claim: IdempotencyClaim } | { replay: StoredResponse } | null> {
     const key = idempotencyKeyFor(route, header);
     if (key === null) return null;
-    const claim: IdempotencyClaim = { storageKey: idempotencyStorageKey(organizationId, key), fingerprint: requestFingerprint(route.method, route.path, body) };
+    const claim: IdempotencyClaim = { storageKey: idempotencyStorageKey(organizationId, key), fingerprint: requestFingerprint(route.method, target, body) };
     let outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
     if (outcome.kind === 'run' && route.idempotency === 'required') {
       const receipt = await this.receipts.findOne({ _id: claim.storageKey, expires_at: { $gt: new Date(this.clock()).toISOString() } });

@@ -231,8 +231,8 @@ const PARAMETERS = {
     in: 'header',
     required: true,
     description:
-      'A unique key per operation (1 to 255 characters of A-Za-z0-9_-), scoped to the organization. The same key with the same body within 24 hours returns the first 2xx answer again ' +
-      '(Idempotent-Replayed: true); with another body, 409 conflict; while the first request still runs, 409 idempotency_processing (retryable). Missing or malformed: 400.',
+      'A unique key per operation (1 to 255 characters of A-Za-z0-9_-), scoped to the organization. The same key on the same method, path (with its IDs), query and body within 24 hours returns the first 2xx answer again ' +
+      '(Idempotent-Replayed: true); with another body or on another path (another resource), 409 conflict; while the first request still runs, 409 idempotency_processing (retryable). Missing or malformed: 400.',
     schema: IDEMPOTENCY_SCHEMA,
   },
   IdempotencyKeyAccepted: {
@@ -255,7 +255,7 @@ const ERRORS: Record<number, { name: string; description: string }> = {
     description: 'The key lacks the required scope, the plan lacks the feature, or a plan limit on monitoring objects is reached (resource_limit_exceeded).',
   },
   404: { name: 'NotFound', description: 'Not found (or belongs to another organization).' },
-  409: { name: 'Conflict', description: 'Idempotency conflict: the key was used with another body, or its first request is still running.' },
+  409: { name: 'Conflict', description: 'Idempotency conflict: the key was used with another body or on another path, or its first request is still running.' },
   410: { name: 'Gone', description: 'The entity was merged; follow merged_into.' },
   422: { name: 'UnprocessableContent', description: 'A cap was exceeded.' },
   429: { name: 'TooManyRequests', description: 'Rate limit or quota exhausted; wait Retry-After seconds.' },
