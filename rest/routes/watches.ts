@@ -291,7 +291,7 @@ export const watchRoutes: readonly RouteDef[] = [
   },
   {
     ...alerts,
-    tier: 'reads',
+    tier: 'writes',
     idempotency: 'exempt',
     id: 'lookupAlerts',
     contract: 'named-without-detail',
@@ -300,7 +300,7 @@ export const watchRoutes: readonly RouteDef[] = [
     path: '/v1/alerts/lookup',
     operation: 'LookupAlerts',
     summary: 'Look up alerts by ID',
-    description: `Up to ${MAX_ALERT_LOOKUP_IDS} alerts, found ones in request order; unknown IDs and other organizations' are left out. No Idempotency-Key needed.`,
+    description: `Up to ${MAX_ALERT_LOOKUP_IDS} alerts, found ones in request order; unknown IDs and other organizations' are left out. As a POST it counts against the writes tier. No Idempotency-Key needed.`,
     pathParams: [],
     query: [],
     body: [

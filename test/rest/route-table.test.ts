@@ -21,4 +21,9 @@ describe('REST: the route table and its persisted operations', () => {
     expect(new Set(routes.map((route) => route.id)).size).to.equal(routes.length);
     expect(new Set(routes.map((route) => `${route.method} ${route.path}`)).size).to.equal(routes.length);
   });
+
+  it('puts no POST, PATCH or DELETE in the reads tier (spec, Per-minute windows: reads is GET, HEAD, OPTIONS; writes the other methods outside the search tier)', () => {
+    const misplaced = routes.filter((route) => route.method !== 'GET' && route.tier === 'reads').map((route) => `${route.method} ${route.path}`);
+    expect(misplaced).to.deep.equal([]);
+  });
 });
