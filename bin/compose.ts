@@ -171,6 +171,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
       (instance) =>
         mountMcp(instance, {
           store: adapters.store,
+          kv: adapters.kv,
           tools,
           internalCalls,
           verifyAccessToken,

@@ -6,16 +6,20 @@
  * The caller is authenticated once per HTTP request; each tool call is then its route's request
  * made in-process (`app.inject`) on that caller's behalf through an internal-call ticket
  * (rest/internal-calls.ts), spending the `mcp` transport tier and the route's own pool, quota and
- * scope, and logged like any request (OAuth sessions without an API key id). The organization is
- * always the credential's: no tool argument names one.
+ * scope, and logged like any request (OAuth sessions without an API key id). Every other POST
+ * (the handshake: initialize, notifications, tools/list, ping) spends the `mcp` tier and the
+ * utility pool itself (spec, Limits: "MCP handshake paths are `utility`"; the MCP tier covers
+ * "`/mcp` endpoints") and answers with the rate-limit headers. The organization is always the
+ * credential's: no tool argument names one.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../domain/errors';
-import type { DocumentStore } from '../datasources/ports';
+import type { DocumentStore, KeyValue } from '../datasources/ports';
 import { authenticate, authenticateOAuth, type Authenticated } from '../rest/auth';
 import { errorForResponse, sendError } from '../rest/errors';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from '../rest/internal-calls';
+import { Limiter, type LimitCharge } from '../rest/limits';
 import { OAUTH_METADATA_PATH } from '../rest/routes/oauth-metadata';
 import { looksLikeJwt, type AccessTokenVerifier } from './access-tokens';
 import { createMcpServer, type CallRoute } from './server';
@@ -23,6 +27,8 @@ import type { ToolDefinition } from './tools';
 
 export interface McpEndpointOptions {
   store: DocumentStore;
+  /** The limits' windows: the handshake is charged here, tool calls through their routes. */
+  kv: KeyValue;
   tools: readonly ToolDefinition[];
   internalCalls: InternalCalls;
   /** Verifies OAuth access tokens; null: API keys only (no MARQUE_AUTH_URL). */
@@ -73,13 +79,27 @@ async function authenticateMcp(options: McpEndpointOptions, authorization: strin
   return authenticate(options.store, authorization, options.now());
 }
 
+const HANDSHAKE_CHARGE: LimitCharge = { pool: 'utility', tier: 'mcp' };
+
+/** Whether a POST's JSON-RPC message (or batch) calls a tool: those are charged by their routes. */
+function callsATool(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call');
+}
+
 export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): void {
   const challenge = () => `Bearer resource_metadata="${options.publicUrl()}${OAUTH_METADATA_PATH}"`;
+  const limiter = new Limiter(options.kv);
 
   app.post('/mcp', async (request, reply) => {
     let who: Authenticated;
     try {
       who = await authenticateMcp(options, request.headers.authorization);
+      if (!callsATool(request.body)) {
+        const limits = await limiter.admit(HANDSHAKE_CHARGE, who.organization);
+        reply.headers(limits.headers);
+        if (limits.refusal) throw limits.refusal;
+      }
     } catch (error) {
       const refusal = errorForResponse(error, options.log);
       if (refusal.status === 401) reply.header('www-authenticate', challenge());
@@ -91,6 +111,9 @@ export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): voi
       options.version,
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The transport writes the response itself: what the hooks set (CORS, Request-Id) and the
+    // rate-limit headers go onto the raw response first, and Node merges them with its own.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     reply.raw.on('close', () => {
       void transport.close();

@@ -40,6 +40,20 @@ async function connect(app: TestApp, credential: string): Promise<Client> {
 
 const textOf = (result: CallToolResult): string => (result.content[0] as { type: 'text'; text: string }).text;
 
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+};
+
+/** One JSON-RPC message POSTed to /mcp as a client without the SDK would. */
+function postMcp(app: TestApp, message: unknown, credential: string | null): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (credential !== null) headers.authorization = `Bearer ${credential}`;
+  return fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
+}
+
 describe('mcp: tools over streamable HTTP with an API key (issue 17)', function () {
   this.timeout(60_000);
   let app: TestApp;
@@ -234,15 +248,23 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect(rows.at(-1)?.api_key_id).to.match(/^key_/);
   });
 
+  it('answers the handshake and tool calls with Access-Control-Allow-Origin: * and a Request-Id (spec, Request conventions 7), and the handshake with the rate-limit headers', async () => {
+    const initialized = await postMcp(app, INITIALIZE, app.keys.full);
+    expect(initialized.status).to.equal(200);
+    expect(initialized.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(initialized.headers.get('request-id')).to.match(/^req_/);
+    // Utility pool of the pro plan (1,000 a minute, "other") and the MCP tier ceiling (1,000): one entry.
+    expect(initialized.headers.get('ratelimit-policy')).to.equal('1000;w=60');
+    expect(initialized.headers.get('ratelimit')).to.match(/^remaining=\d+, reset=\d+$/);
+    const called = await postMcp(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_jurisdictions', arguments: {} } }, app.keys.full);
+    expect(called.status).to.equal(200);
+    expect(called.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(called.headers.get('request-id')).to.match(/^req_/);
+    expect(((await called.json()) as { result?: { isError?: boolean } }).result?.isError ?? false).to.equal(false);
+  });
+
   it('401 without a credential, with the resource metadata in WWW-Authenticate; a forged internal-call header gains nothing', async () => {
-    const initialize = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const bare = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers, body: initialize });
+    const bare = await postMcp(app, INITIALIZE, null);
     expect(bare.status).to.equal(401);
     expect(bare.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${app.baseUrl}/.well-known/oauth-protected-resource"`);
     const forged = await fetch(`${app.baseUrl}/v1/offices`, { headers: { 'x-marque-internal-call': 'guessed-ticket' } });
@@ -356,11 +378,12 @@ describe('mcp: the mcp transport tier (issue 17)', function () {
   let app: TestApp;
 
   before(async () => {
-    app = await startTestApp({ marks: 20, organization: { limitsOverride: { tier_ceilings: { mcp: 3 } } } });
+    app = await startTestApp({ marks: 20, organization: { limitsOverride: { tier_ceilings: { mcp: 5 }, per_minute: { utility: 3 } } } });
   });
   after(async () => app.close());
 
-  it('tool calls spend the mcp ceiling (here 3 a minute): the fourth is a rate_limited tool error, while REST calls are unaffected', async () => {
+  it('tool calls spend the mcp ceiling (here 5 a minute, 2 of them spent by the handshake): the fourth call is a rate_limited tool error, while REST calls are unaffected', async () => {
+    // The handshake is two POSTs: initialize and the initialized notification.
     const client = await connect(app, app.keys.full);
     try {
       for (let i = 0; i < 3; i++) {
@@ -374,6 +397,27 @@ describe('mcp: the mcp transport tier (issue 17)', function () {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('mcp: the handshake in the utility pool', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+
+  before(async () => {
+    app = await startTestApp({ marks: 20, organization: { limitsOverride: { per_minute: { utility: 2 } } } });
+  });
+  after(async () => app.close());
+
+  it('each handshake POST spends the utility pool (here 2 a minute): the third initialize is 429 rate_limited naming it, with Retry-After', async () => {
+    for (let i = 0; i < 2; i++) expect((await postMcp(app, INITIALIZE, app.keys.full)).status).to.equal(200);
+    const refused = await postMcp(app, INITIALIZE, app.keys.full);
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(refused.headers.get('access-control-allow-origin')).to.equal('*');
+    const error = ((await refused.json()) as ErrorEnvelope).error;
+    expect(error).to.include({ type: 'rate_limited', status: 429 });
+    expect(error.detail).to.contain('utility limit');
   });
 });
 
