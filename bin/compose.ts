@@ -16,7 +16,7 @@ import { mountGraphql } from '../rest/graphql/endpoint';
 import { InternalCalls } from '../rest/internal-calls';
 import { Metrics, mountMetrics } from '../rest/metrics';
 import { feedConsumers, registerWorkerMetrics } from '../workers/worker-metrics';
-import { createAccessTokenVerifier, OAUTH_SCOPES, type AccessTokenVerifier } from '../mcp/access-tokens';
+import { ADVERTISED_OAUTH_SCOPES, createAccessTokenVerifier, type AccessTokenVerifier } from '../mcp/access-tokens';
 import { mountMcp } from '../mcp/endpoint';
 import { buildTools, type ToolDefinition } from '../mcp/tools';
 import { RequestLogWriter } from '../rest/metering';
@@ -110,7 +110,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const verifyAccessToken: AccessTokenVerifier | null =
     authUrl === null ? null : (token) => (verifier ??= createAccessTokenVerifier({ authUrl, audience: `${publicUrl()}/mcp` }))(token);
   const routes = buildRouteTable({
-    oauth: { publicUrl, authUrl, scopes: OAUTH_SCOPES },
+    oauth: { publicUrl, authUrl, scopes: ADVERTISED_OAUTH_SCOPES },
     media: adapters.media,
     store: adapters.store,
     imageSearch: {

@@ -40,8 +40,12 @@ const SERVICE_SCOPES_BY_OAUTH_SCOPE: ReadonlyMap<string, readonly Scope[]> = new
   ['offline_access', []],
 ]);
 
-/** The OAuth scopes the MCP server understands, for the discovery document (`scopes_supported`). */
-export const OAUTH_SCOPES: readonly string[] = [...SERVICE_SCOPES_BY_OAUTH_SCOPE.keys()];
+/**
+ * The discovery document's `scopes_supported`: the contract's three, read-only. Clients that
+ * request every advertised scope then ask for no more than reading; `trademarks:read`,
+ * `billing:read` and `portfolios:manage` are still understood when a client asks for them.
+ */
+export const ADVERTISED_OAUTH_SCOPES: readonly string[] = ['read', 'search', 'offline_access'];
 
 /**
  * Asymmetric algorithms only. Without this list a token could name `HS256` and have its HMAC

@@ -21,7 +21,10 @@ const metadataSchema = object({
   resource: str('The protected resource: {base_url}/mcp (the aud of its access tokens).'),
   authorization_servers: arrayOf(str(), 'Issuers of access tokens for it ({auth_url}/api/auth); empty when only API keys are accepted.'),
   bearer_methods_supported: arrayOf(constant('header'), 'Tokens go in the Authorization header only.'),
-  scopes_supported: arrayOf(str(), 'OAuth scopes a client may request.'),
+  scopes_supported: arrayOf(
+    str(),
+    'read, search and offline_access (read-only access and a refresh token). Tokens may also carry trademarks:read, billing:read (account tools) and portfolios:manage (watch and webhook writes), which a client requests by name.',
+  ),
   resource_documentation: str('Where the API is described.'),
 });
 

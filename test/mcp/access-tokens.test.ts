@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { JwksServer, signingKey, type SigningKey } from '../support/jwks-server';
 import { ApiError } from '../../domain/errors';
-import { createAccessTokenVerifier, looksLikeJwt, OAUTH_SCOPES, type AccessTokenVerifier } from '../../mcp/access-tokens';
+import { createAccessTokenVerifier, looksLikeJwt, type AccessTokenVerifier } from '../../mcp/access-tokens';
 
 const AUDIENCE = 'https://marque.example/mcp';
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -74,10 +74,6 @@ describe('rest/mcp/access-tokens: OAuth access tokens for /mcp', () => {
   it('grants nothing for offline_access alone, unknown scopes, or names that exist on Object.prototype', async () => {
     const principal = await verifier(await sign(claims({ scope: 'offline_access openid profile constructor __proto__ admin' })));
     expect(principal.scopes.size).to.equal(0);
-  });
-
-  it('lists the six OAuth scopes for the discovery document', () => {
-    expect([...OAUTH_SCOPES].sort()).to.deep.equal(['billing:read', 'offline_access', 'portfolios:manage', 'read', 'search', 'trademarks:read']);
   });
 
   it('refuses an expired token, telling the user to sign in again', async () => {

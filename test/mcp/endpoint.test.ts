@@ -273,7 +273,8 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     const body = (await metadata.json()) as Record<string, unknown>;
     // No authorization server configured: API keys only, and the document says so by listing none.
     expect(body).to.deep.include({ resource: `${app.baseUrl}/mcp`, authorization_servers: [], bearer_methods_supported: ['header'] });
-    expect(body.scopes_supported).to.include.members(['read', 'search', 'offline_access']);
+    // Spec (MCP server): scopes_supported (`read`, `search`, `offline_access`).
+    expect(body.scopes_supported).to.deep.equal(['read', 'search', 'offline_access']);
   });
 });
 
