@@ -25,8 +25,11 @@ export function buildEnvelope(route: RouteDef, result: unknown, requestId: strin
     result = { ...list, data: projectRows(list.data, input.query, route.fieldsProjection.alwaysKept) };
   }
   switch (route.envelope) {
-    case 'single':
-      return { ...(result as Record<string, unknown>), request_id: requestId };
+    case 'single': {
+      const body: Record<string, unknown> = { ...(result as Record<string, unknown>), request_id: requestId };
+      for (const member of route.absentWhenNull ?? []) if (body[member] === null) delete body[member];
+      return body;
+    }
     case 'list': {
       const list = result as ListResult;
       return { ...list, object: 'list', has_more: list.has_more ?? false, pagination: cleanPagination(list.pagination), request_id: requestId };

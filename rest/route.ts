@@ -124,6 +124,11 @@ interface RouteBase {
   /** Schema of the response body inside the envelope (the resource, or a list item). */
   response: JsonSchema;
   /**
+   * Single-resource routes: top-level members left out of the body when null, where the contract
+   * says "absent means …" (watch preview's estimate_basis). The response schema does not require them.
+   */
+  absentWhenNull?: readonly string[];
+  /**
    * List routes only: rows honour the `fields` query parameter (rest/fields-projection.ts), keeping
    * these fields always. The route lists `fieldsParam(...)` among its query parameters.
    */

@@ -146,6 +146,7 @@ export const watchRoutes: readonly RouteDef[] = [
     successStatus: 200,
     envelope: 'single',
     response: watchPreviewSchema,
+    absentWhenNull: ['estimate_basis'],
     errors: [400, 504],
     variables: ({ body }) => ({ ...body }),
   },

@@ -61,35 +61,39 @@ export const watchSchema: JsonSchema = named(
   }),
 );
 
+const watchPreviewMembers: Record<string, JsonSchema> = {
+  object: constant('watch_preview'),
+  watch_type: { type: 'string', enum: WATCH_TYPES },
+  query: watchQuerySchema,
+  data: {
+    type: ['array', 'null'],
+    items: trademarkSummarySchema,
+    description: 'Matching marks in summary shape (similarity: best first); null with count_only.',
+  },
+  scores: {
+    type: ['array', 'null'],
+    items: object({ trademark_id: str(), score: num() }),
+    description: 'similarity: the score of each mark of data, same order; null otherwise.',
+  },
+  estimated_match_count: int('How many marks match now.'),
+  estimate_basis: {
+    type: 'string',
+    enum: ['candidacy_upper_bound', 'lower_bound'],
+    description:
+      'Absent: the count is exact. candidacy_upper_bound: candidates were capped or the time budget ran out while scoring; unscored candidates are counted. ' +
+      'lower_bound: the count stopped at 10,000 (filter watches).',
+  },
+};
+
+/** The contract: estimate_basis "absent means exact" (the route leaves it out when null). */
 export const watchPreviewSchema: JsonSchema = named('WatchPreview', {
-  ...object({
-    object: constant('watch_preview'),
-    watch_type: { type: 'string', enum: WATCH_TYPES },
-    query: watchQuerySchema,
-    data: {
-      type: ['array', 'null'],
-      items: trademarkSummarySchema,
-      description: 'Matching marks in summary shape (similarity: best first); null with count_only.',
-    },
-    scores: {
-      type: ['array', 'null'],
-      items: object({ trademark_id: str(), score: num() }),
-      description: 'similarity: the score of each mark of data, same order; null otherwise.',
-    },
-    estimated_match_count: int('How many marks match now.'),
-    estimate_basis: {
-      type: ['string', 'null'],
-      enum: ['candidacy_upper_bound', 'lower_bound', null],
-      description:
-        'null: exact. candidacy_upper_bound: candidates were capped or the time budget ran out while scoring; unscored candidates are counted. ' +
-        'lower_bound: the count stopped at 10,000 (filter watches).',
-    },
-  }),
+  ...object(watchPreviewMembers),
+  required: Object.keys(watchPreviewMembers).filter((name) => name !== 'estimate_basis'),
 });
 
 const windowSchema = object({
   window_status: str(
-    'Opposition window status as in trademark detail: closed for windows closed long ago (marks published before 2024 included), open, not_yet_open, not_published, no_rule.',
+    'Opposition window status as in trademark detail (the same rule choice, GET /v1/trademarks/{id} opposition_window): closed for windows closed long ago (marks published before 2024 included), open, not_started, not_published, no_rule.',
   ),
   window_opens: nullableDate(),
   window_closes: nullableDate(),

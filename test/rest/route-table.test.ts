@@ -22,6 +22,16 @@ describe('REST: the route table and its persisted operations', () => {
     expect(new Set(routes.map((route) => `${route.method} ${route.path}`)).size).to.equal(routes.length);
   });
 
+  it('leaves out when null only members its response schema does not require', () => {
+    for (const route of routes) {
+      for (const member of route.absentWhenNull ?? []) {
+        expect(route.envelope, route.id).to.equal('single');
+        expect(route.response.properties ?? {}, route.id).to.have.property(member);
+        expect(route.response.required ?? [], route.id).not.to.include(member);
+      }
+    }
+  });
+
   it('puts no POST, PATCH or DELETE in the reads tier (spec, Per-minute windows: reads is GET, HEAD, OPTIONS; writes the other methods outside the search tier)', () => {
     const misplaced = routes.filter((route) => route.method !== 'GET' && route.tier === 'reads').map((route) => `${route.method} ${route.path}`);
     expect(misplaced).to.deep.equal([]);

@@ -428,11 +428,12 @@ describe('watches and alerts (issue 15)', function () {
         object: string;
         data: Array<{ id: string; office_code: string }>;
         estimated_match_count: number;
-        estimate_basis: string | null;
+        estimate_basis?: string;
       }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query, limit: 5 }));
       expect(preview.object).to.equal('watch_preview');
       expect(preview.estimated_match_count).to.equal(marks);
-      expect(preview.estimate_basis).to.equal(null);
+      // Spec (Watch preview): estimate_basis "absent means exact".
+      expect(preview).not.to.have.property('estimate_basis');
       expect(preview.data).to.have.length(5);
       expect(preview.data.every((mark) => mark.office_code === 'US')).to.equal(true);
       const countOnly = await ok<{ data: unknown; estimated_match_count: number }>(
