@@ -15,7 +15,7 @@ import { parseTimestamp } from '../domain/validation';
 import { createApiKey } from '../resolvers/accounts/api-keys';
 import { createOrganization, findOrganization, PLAN_NAMES } from '../resolvers/accounts/organizations';
 import { feedbackObject } from '../resolvers/feedback/reports';
-import { transitionFeedback } from '../resolvers/feedback/transitions';
+import { transitionFeedback, triageQueue } from '../resolvers/feedback/transitions';
 import { ApiError } from '../domain/errors';
 import { MERGE_KINDS, mergeParties, type MergeKind } from '../resolvers/merges/merge';
 import { err, onStopSignals, positiveInt, print, progressFor, required, UsageError, withAdapters } from './cli-support';
@@ -48,6 +48,9 @@ const USAGE = `Usage: marque <command> [options]
                                           add a trademark application by hand (prints JSON with its id)
   marks update tm_… [--status registered] [--event CODE] [--publication-date YYYY-MM-DD]
                                           change one trademark (prints JSON with its id)
+  feedback list [--status open] [--type T] [--limit 100]
+                                          the triage queue: every organization's feedback reports of these
+                                          statuses (comma list; default open), oldest first (prints JSON)
   feedback acknowledge ID                 mark a feedback report acknowledged (prints JSON)
   feedback resolve ID --note TEXT         resolve a feedback report with a note (prints JSON)
 
@@ -175,19 +178,35 @@ async function keys(config: Config, args: string[]): Promise<void> {
   });
 }
 
+/** Runs a command's work; the catalog's refusals (a malformed ID, a move not allowed) are usage errors. */
+async function refusalsAsUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw new UsageError(error.detail);
+    throw error;
+  }
+}
+
+/** Default length of `marque feedback list`. */
+const TRIAGE_LIST_DEFAULT = 100;
+
+async function feedbackQueue(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { status: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' } } });
+  const limit = values.limit === undefined ? TRIAGE_LIST_DEFAULT : Number(values.limit);
+  const query = { statuses: values.status?.split(','), type: values.type ?? null, limit };
+  const reports = await refusalsAsUsage(() => withAdapters(config, ({ store }) => triageQueue(store, query)));
+  // The team needs to know whose report it is; customers' own views leave the organization out.
+  print(reports.map((report) => ({ organization_id: report.organization_id, ...feedbackObject(report) })));
+}
+
 async function feedback(config: Config, args: string[]): Promise<void> {
   const [action, id, ...rest] = args;
-  if (action !== 'acknowledge' && action !== 'resolve') throw new UsageError('feedback supports: acknowledge ID, resolve ID --note TEXT');
+  if (action === 'list') return feedbackQueue(config, args.slice(1));
+  if (action !== 'acknowledge' && action !== 'resolve') throw new UsageError('feedback supports: list, acknowledge ID, resolve ID --note TEXT');
   const { values } = parseArgs({ args: rest, options: { note: { type: 'string' } } });
   const transition = action === 'resolve' ? { status: 'resolved', resolutionNote: required('note', values.note) } : { status: 'acknowledged' };
-  const report = await withAdapters(config, async ({ store }) => {
-    try {
-      return await transitionFeedback(store, required('ID', id), transition, new Date());
-    } catch (error) {
-      if (error instanceof ApiError) throw new UsageError(error.detail);
-      throw error;
-    }
-  });
+  const report = await refusalsAsUsage(() => withAdapters(config, ({ store }) => transitionFeedback(store, required('ID', id), transition, new Date())));
   print(feedbackObject(report));
 }
 
@@ -195,12 +214,7 @@ async function merge(config: Config, args: string[]): Promise<void> {
   const [kind, fromId, intoId, ...extra] = args;
   if (kind === undefined || !(kind in MERGE_KINDS)) throw new UsageError(`merge needs KIND, one of ${Object.keys(MERGE_KINDS).join(', ')}`);
   if (fromId === undefined || intoId === undefined || extra.length > 0) throw new UsageError('merge takes KIND FROM_ID INTO_ID');
-  try {
-    print(await withAdapters(config, ({ store }) => mergeParties(store, kind as MergeKind, fromId, intoId)));
-  } catch (error) {
-    if (error instanceof ApiError) throw new UsageError(error.detail);
-    throw error;
-  }
+  print(await refusalsAsUsage(() => withAdapters(config, ({ store }) => mergeParties(store, kind as MergeKind, fromId, intoId))));
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,12 +1,13 @@
 /**
- * Feedback status moves, made by the service team (the `marque feedback` command or an admin
- * key): open → acknowledged → resolved, where acknowledging may be skipped and resolved is final.
- * Resolving sets resolved_at and needs a resolution note.
+ * The service team's side of feedback: the triage queue of every organization's reports (the
+ * `marque feedback list` command), and status moves (`marque feedback acknowledge|resolve` or an
+ * admin key): open → acknowledged → resolved, where acknowledging may be skipped and resolved is
+ * final. Resolving sets resolved_at and needs a resolution note.
  */
 import type { DocumentStore } from '../../datasources/ports';
 import { invalid, notFound } from '../../domain/errors';
 import { isWellFormedId } from '../../domain/ids';
-import { COLLECTIONS, FEEDBACK_STATUSES, type FeedbackDoc, type FeedbackStatus } from '../../domain/records';
+import { COLLECTIONS, FEEDBACK_STATUSES, FEEDBACK_TYPES, type FeedbackDoc, type FeedbackStatus } from '../../domain/records';
 import { truncate } from '../../domain/validation';
 import { boundedText, FEEDBACK_RESOLUTION_NOTE_MAX_LENGTH } from './rules';
 
@@ -15,6 +16,28 @@ const NEXT_STATUSES: Readonly<Record<FeedbackStatus, readonly FeedbackStatus[]>>
   acknowledged: ['resolved'],
   resolved: [],
 };
+
+export interface TriageQuery {
+  /** Reports of these statuses (default: open). */
+  statuses?: readonly string[];
+  type?: string | null;
+  limit: number;
+}
+
+/** Reports of every organization, oldest first: the order they are to be triaged in. */
+export async function triageQueue(store: DocumentStore, query: TriageQuery): Promise<FeedbackDoc[]> {
+  const statuses = query.statuses ?? ['open'];
+  for (const status of statuses) {
+    if (!(FEEDBACK_STATUSES as readonly string[]).includes(status))
+      throw invalid('status', `must be a comma list of ${FEEDBACK_STATUSES.join(', ')} (got '${truncate(status)}')`);
+  }
+  const type = query.type ?? null;
+  if (type !== null && !(FEEDBACK_TYPES as readonly string[]).includes(type))
+    throw invalid('type', `must be one of ${FEEDBACK_TYPES.join(', ')} (got '${truncate(type)}')`);
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw invalid('limit', 'must be a positive integer');
+  const filter = { status: { $in: [...statuses] }, ...(type === null ? {} : { type }) };
+  return store.collection<FeedbackDoc>(COLLECTIONS.feedback).find(filter, { sort: { created_at: 1, _id: 1 }, limit: query.limit });
+}
 
 export interface FeedbackTransition {
   status: string;
