@@ -6,6 +6,9 @@
  * the window opens on the start or the day after; it closes at publication + offset + window
  * months (clamped) or publication + window days. A common extension in months counts from the
  * publication (total period); one in days is added to the nominal close. Only closes roll.
+ *
+ * Which rule a mark's window runs from (trademark detail, watch diagnostics, alerts) is
+ * `oppositionTriggerFor`; the compute endpoint is given the key. Both end in `computeOppositionWindow`.
  */
 import { rollLastDay, type LastDay } from './calendar';
 import { addDays, addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
@@ -105,6 +108,103 @@ export function findOppositionRule(
   return index.get(oppositionRuleKey({ office_code: normalizeOfficeCode(officeCode), filing_route: filingRoute, trigger_event: triggerEvent })) ?? null;
 }
 
+/** True when `rule` governs a trigger publication of `date` (`applicable_from_date` inclusive; null: always). */
+export function oppositionRuleApplies(rule: OppositionRule, date: IsoDate): boolean {
+  return rule.applicable_from_date === null || date >= rule.applicable_from_date;
+}
+
+/** What the choice of a mark's opposition rule reads from the mark. */
+export interface MarkOppositionFacts {
+  /** ST.3 office code, any case. */
+  office_code: string;
+  filing_route: OppositionFilingRoute;
+  /** The record's publication date: its first publication (before registration where the office publishes applications). */
+  publication_date: IsoDate | null;
+  registration_date: IsoDate | null;
+}
+
+/** The rule key and trigger date chosen for a mark: the input of `computeOppositionWindow`. */
+export interface MarkOppositionTrigger {
+  filing_route: OppositionFilingRoute;
+  trigger_event: OppositionTriggerEvent;
+  /** The date of the trigger publication; null when that publication has not happened (not published). */
+  publication_date: IsoDate | null;
+  /**
+   * True when the record holds no publication of the registration and its registration_date
+   * stands in for it (a registration_publication rule): the office gazettes a registration on
+   * or after the day it registers it, so the real window starts no earlier than the one computed.
+   */
+  estimated: boolean;
+}
+
+/**
+ * Latest event first: a registered mark is opposed (where the office has such a rule) from the
+ * publication of its registration; before that, from the publication of the application or, for
+ * a Madrid designation, of the designation.
+ */
+const TRIGGERS_LATEST_FIRST: readonly OppositionTriggerEvent[] = [
+  'registration_publication',
+  'international_designation_publication',
+  'application_publication',
+];
+
+/** The trigger reported for an office without any rule for the route (status no_rule). */
+const DEFAULT_TRIGGER: Record<OppositionFilingRoute, OppositionTriggerEvent> = {
+  domestic: 'application_publication',
+  madrid_designation: 'international_designation_publication',
+};
+
+function triggerDateOf(event: OppositionTriggerEvent, mark: MarkOppositionFacts): { date: IsoDate | null; estimated: boolean } {
+  if (event !== 'registration_publication') return { date: mark.publication_date, estimated: false };
+  const registered = mark.registration_date;
+  if (registered === null) return { date: null, estimated: false };
+  // A publication on or after the registration is the registration's publication (offices that
+  // publish only registrations: DE, CH, TW); an earlier one is the application's (JP publishes
+  // both, and the record keeps the first), so the registration date stands in.
+  if (mark.publication_date !== null && mark.publication_date >= registered) return { date: mark.publication_date, estimated: false };
+  return { date: registered, estimated: true };
+}
+
+/**
+ * The opposition rule a mark's window runs from, chosen among the office's rules for the mark's
+ * route (rules are keyed by office + filing_route + trigger_event; see TRIGGERS_LATEST_FIRST):
+ *
+ * 1. the latest trigger event that has happened and whose rule applies to its date
+ *    (`applicable_from_date`): an office with only a registration_publication rule (JP, CH, DE,
+ *    TW; JP for Madrid designations too) gets it once the mark is registered; an office with only
+ *    an application_publication (or international_designation_publication) rule gets it once
+ *    the mark is published; an office with both gets the registration's rule for a registered
+ *    mark, and the application's before registration or when the registration's rule does not
+ *    yet apply;
+ * 2. else the latest event that has happened (its rule does not apply: no_rule,
+ *    before_applicable_from_date);
+ * 3. else the office's earliest event, not yet happened (not published);
+ * 4. an office without a rule for the route: application_publication (Madrid:
+ *    international_designation_publication) from the publication date, status no_rule.
+ *
+ * Trademark detail, watch diagnostics and alerts choose through this; POST
+ * /v1/opposition-windows/compute is given the key and the date, and both end in
+ * `computeOppositionWindow`, so detail equals compute for the returned key and date.
+ */
+export function oppositionTriggerFor(corpus: RuleCorpus, mark: MarkOppositionFacts): MarkOppositionTrigger {
+  const route = mark.filing_route;
+  let happened: MarkOppositionTrigger | null = null;
+  let earliest: OppositionTriggerEvent | null = null;
+  for (const event of TRIGGERS_LATEST_FIRST) {
+    const rule = findOppositionRule(corpus, mark.office_code, route, event);
+    if (rule === null) continue;
+    earliest = event;
+    const { date, estimated } = triggerDateOf(event, mark);
+    if (date === null) continue;
+    const trigger = { filing_route: route, trigger_event: event, publication_date: date, estimated };
+    if (oppositionRuleApplies(rule, date)) return trigger;
+    happened ??= trigger;
+  }
+  if (happened !== null) return happened;
+  if (earliest !== null) return { filing_route: route, trigger_event: earliest, publication_date: null, estimated: false };
+  return { filing_route: route, trigger_event: DEFAULT_TRIGGER[route], publication_date: mark.publication_date, estimated: false };
+}
+
 /** The nominal (un-rolled) window of a rule for a publication date. */
 export interface NominalOppositionWindow {
   window_opens: IsoDate;
@@ -166,7 +266,7 @@ export function computeOppositionWindow(corpus: RuleCorpus, input: OppositionWin
     publication_date: input.publication_date,
     as_of_date: asOf,
   };
-  const applies = rule !== null && (rule.applicable_from_date === null || input.publication_date >= rule.applicable_from_date);
+  const applies = rule !== null && oppositionRuleApplies(rule, input.publication_date);
   if (!applies) {
     return {
       ...base,

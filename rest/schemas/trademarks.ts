@@ -88,21 +88,35 @@ export const oppositionWindowSchema: JsonSchema = named(
       status: {
         type: 'string',
         enum: ['not_started', 'open', 'closed', 'no_rule', 'not_published'],
-        description: 'no_rule: no opposition rule for this office and route (or the mark predates it); not_published: no publication date yet.',
+        description:
+          "no_rule: no opposition rule for this office and route (or the trigger publication predates the rule's applicable_from_date); " +
+          'not_published: the publication the window runs from has not happened yet (no publication date; no registration where the rule is triggered by registration_publication).',
       },
       office_code: nullableStr(),
       filing_route: nullableStr('Opposition-rule route: madrid_designation for Madrid designations, otherwise domestic.'),
-      trigger_event: nullableStr('international_designation_publication for Madrid designations, otherwise application_publication.'),
-      publication_date: nullableDate(),
+      trigger_event: nullableStr(
+        "The trigger_event of the rule used, the office's rule for the route whose event has happened: registration_publication where the office's rule runs from the publication of the registration " +
+          '(JP, CH, DE, TW; JP Madrid designations) once the mark is registered; otherwise application_publication, or international_designation_publication where that is the Madrid rule (EM, BX). ' +
+          "An office with both a registration_publication and an application_publication rule uses the registration's for a registered mark (when it applies to its date), the application's before. " +
+          'Without any rule for the route: application_publication (Madrid: international_designation_publication), with status no_rule.',
+      ),
+      publication_date: nullableDate(
+        'The date of the trigger publication the window is computed from: POST /v1/opposition-windows/compute with office = office_code, this filing_route, trigger_event and publication_date gives the same window. ' +
+          "For registration_publication: the mark's publication_date when it is on or after its registration_date (the registration's publication); otherwise the registration_date stands in (approximate true).",
+      ),
       window_opens: nullableDate(),
       window_closes: nullableDate('Last day to oppose, rolled forward to a business day of the office.'),
       window_closes_nominal: nullableDate('Last day before any business-day roll-forward.'),
       extended_window_closes: nullableDate('Last day with the common extension, where one exists.'),
       must_act_by: nullableDate('The date a watcher must act by (window_closes).'),
       days_remaining: nullableInt('Days from today (office time zone) to window_closes; negative once closed.'),
-      approximate: bool('True when a holiday calendar did not cover the close date (or the roll was skipped for a long-closed window).'),
+      approximate: bool(
+        'True when a holiday calendar did not cover the close date (or the roll was skipped for a long-closed window), ' +
+          "or when the registration_date stands in for the registration's unrecorded publication (the real window starts on or after the one given).",
+      ),
     },
-    'Opposition window computed from the opposition rules (GET /v1/opposition-rules) for this mark. Only the close rolls forward to a business day.',
+    'Opposition window computed from the opposition rules (GET /v1/opposition-rules) for this mark, from the same rules and arithmetic as POST /v1/opposition-windows/compute. ' +
+      'Only the close rolls forward to a business day.',
   ),
 );
 

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import corpusJson from '../../data/rules.json';
 import { rollForward } from '../../domain/calendar';
-import { computeOppositionWindow, findOppositionRules, nominalOppositionWindow, type OppositionWindowInput } from '../../domain/opposition';
+import {
+  computeOppositionWindow,
+  findOppositionRules,
+  nominalOppositionWindow,
+  oppositionTriggerFor,
+  type MarkOppositionFacts,
+  type OppositionWindowInput,
+} from '../../domain/opposition';
 import { calendarSpecFor, loadRuleCorpus } from '../../domain/rules';
 
 const corpus = loadRuleCorpus(corpusJson);
@@ -227,6 +234,133 @@ describe('domain/opposition', () => {
         instant,
       );
       expect(window.as_of_date).to.equal('2026-01-01');
+    });
+  });
+
+  describe("oppositionTriggerFor: the rule a mark's window runs from", () => {
+    const mark = (
+      office_code: string,
+      publication_date: string | null,
+      registration_date: string | null,
+      filing_route: MarkOppositionFacts['filing_route'] = 'domestic',
+    ): MarkOppositionFacts => ({ office_code, filing_route, publication_date, registration_date });
+
+    it('JP, CH, DE, TW (registration_publication rules only): a registered mark is opposed from its registration', () => {
+      // JP publishes the application too; the record keeps that first publication, so the
+      // registration date stands in for the registration's gazette publication (estimated).
+      expect(oppositionTriggerFor(corpus, mark('JP', '2015-08-04', '2016-03-11'))).to.deep.equal({
+        filing_route: 'domestic',
+        trigger_event: 'registration_publication',
+        publication_date: '2016-03-11',
+        estimated: true,
+      });
+      // A publication on or after the registration is the registration's own publication.
+      expect(oppositionTriggerFor(corpus, mark('de', '2016-03-04', '2016-02-02'))).to.deep.equal({
+        filing_route: 'domestic',
+        trigger_event: 'registration_publication',
+        publication_date: '2016-03-04',
+        estimated: false,
+      });
+      expect(oppositionTriggerFor(corpus, mark('CH', null, '2023-11-30'))).to.include({
+        trigger_event: 'registration_publication',
+        publication_date: '2023-11-30',
+        estimated: true,
+      });
+      expect(oppositionTriggerFor(corpus, mark('TW', '2020-01-06', '2020-01-06'))).to.include({
+        trigger_event: 'registration_publication',
+        publication_date: '2020-01-06',
+        estimated: false,
+      });
+    });
+
+    it('JP: a published application not yet registered has not reached its trigger (not published)', () => {
+      expect(oppositionTriggerFor(corpus, mark('JP', '2025-03-04', null))).to.deep.equal({
+        filing_route: 'domestic',
+        trigger_event: 'registration_publication',
+        publication_date: null,
+        estimated: false,
+      });
+    });
+
+    it('offices with an application_publication rule are unchanged, registered or not', () => {
+      const us = { filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2019-05-07', estimated: false };
+      expect(oppositionTriggerFor(corpus, mark('US', '2019-05-07', null))).to.deep.equal(us);
+      expect(oppositionTriggerFor(corpus, mark('US', '2019-05-07', '2019-07-23'))).to.deep.equal(us);
+      expect(oppositionTriggerFor(corpus, mark('US', null, null))).to.include({ trigger_event: 'application_publication', publication_date: null });
+      // GB's rule applies from 2008-10-01: an earlier publication keeps the rule, and computes to no_rule.
+      expect(oppositionTriggerFor(corpus, mark('GB', '2005-02-01', '2005-06-01'))).to.include({
+        trigger_event: 'application_publication',
+        publication_date: '2005-02-01',
+      });
+    });
+
+    it("Madrid designations: the office's madrid_designation rule, whatever its trigger", () => {
+      const madrid = (office: string, published: string | null, registered: string | null) =>
+        oppositionTriggerFor(corpus, mark(office, published, registered, 'madrid_designation'));
+      expect(madrid('EM', '2025-01-07', null)).to.include({ trigger_event: 'international_designation_publication', publication_date: '2025-01-07' });
+      // US §66(a): opposed from the USPTO's own publication (the US madrid_designation rule).
+      expect(madrid('US', '2025-01-07', null)).to.include({ trigger_event: 'application_publication', publication_date: '2025-01-07' });
+      // JP: after protection is granted, from the JPO gazette.
+      expect(madrid('JP', '2024-09-10', '2025-01-08')).to.include({
+        trigger_event: 'registration_publication',
+        publication_date: '2025-01-08',
+        estimated: true,
+      });
+      // No CN Madrid rule: reported as before, and computed to no_rule.
+      expect(madrid('CN', '2025-01-07', null)).to.deep.equal({
+        filing_route: 'madrid_designation',
+        trigger_event: 'international_designation_publication',
+        publication_date: '2025-01-07',
+        estimated: false,
+      });
+    });
+
+    describe('an office with both an application_publication and a registration_publication rule', () => {
+      // Not in the corpus today: KR's application_publication rule plus a registration_publication
+      // rule like JP's, first from 2020-01-01 and then always.
+      const jp = corpus.opposition_rules.find((rule) => rule.office_code === 'JP' && rule.filing_route === 'domestic')!;
+      const both = (applicableFrom: string | null) => ({
+        ...corpus,
+        opposition_rules: [...corpus.opposition_rules, { ...jp, office_code: 'KR', jurisdiction_code: 'KR', applicable_from_date: applicableFrom }],
+      });
+      it("a registered mark: the registration's rule; before registration: the application's", () => {
+        const always = both(null);
+        expect(oppositionTriggerFor(always, mark('KR', '2021-04-01', '2021-09-15'))).to.include({
+          trigger_event: 'registration_publication',
+          publication_date: '2021-09-15',
+        });
+        expect(oppositionTriggerFor(always, mark('KR', '2021-04-01', null))).to.include({
+          trigger_event: 'application_publication',
+          publication_date: '2021-04-01',
+        });
+        expect(oppositionTriggerFor(always, mark('KR', null, null))).to.include({ trigger_event: 'application_publication', publication_date: null });
+      });
+      it("a registration before the registration rule's applicable_from_date: the application's rule", () => {
+        const from2020 = both('2020-01-01');
+        expect(oppositionTriggerFor(from2020, mark('KR', '2018-04-01', '2018-09-15'))).to.include({
+          trigger_event: 'application_publication',
+          publication_date: '2018-04-01',
+        });
+        expect(oppositionTriggerFor(from2020, mark('KR', '2021-04-01', '2021-09-15'))).to.include({ trigger_event: 'registration_publication' });
+      });
+      it('neither rule applies: the latest event, so the window is no_rule before_applicable_from_date', () => {
+        const corpusBoth = both('2020-01-01');
+        const onlyJp = {
+          ...corpusBoth,
+          opposition_rules: corpusBoth.opposition_rules.filter((rule) => !(rule.office_code === 'KR' && rule.trigger_event === 'application_publication')),
+        };
+        const trigger = oppositionTriggerFor(onlyJp, mark('KR', '2018-04-01', '2018-09-15'));
+        expect(trigger).to.include({ trigger_event: 'registration_publication', publication_date: '2018-09-15' });
+        expect(
+          computeOppositionWindow(onlyJp, {
+            office_code: 'KR',
+            filing_route: 'domestic',
+            trigger_event: trigger.trigger_event,
+            publication_date: trigger.publication_date!,
+            as_of_date: '2025-01-01',
+          }),
+        ).to.include({ status: 'no_rule', no_rule_reason: 'before_applicable_from_date' });
+      });
     });
   });
 

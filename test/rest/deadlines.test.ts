@@ -48,6 +48,13 @@ function plusDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Plain calendar months, a missing day of the target month clamped to its last day. */
+function plusMonths(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, last))).toISOString().slice(0, 10);
+}
+
 const usRegistered = { jurisdiction: 'us', registration_date: '2020-05-05' };
 
 const corpus = loadRuleCorpus(corpusJson);
@@ -482,6 +489,66 @@ describe('REST: deadlines and opposition windows', function () {
       expect([0, 6]).to.not.include(new Date(`${closes}T00:00:00Z`).getUTCDay());
       expect(window.must_act_by).to.equal(closes);
       expect(['not_started', 'open', 'closed']).to.include(window.status);
+    });
+
+    /** GET the mark's opposition_window, then POST its office + filing_route + trigger_event + publication_date to the compute endpoint. */
+    async function detailAndCompute(mark: TrademarkDoc) {
+      const detail = (await (await app.get(`/v1/trademarks/${mark._id}`)).json()) as { opposition_window: Record<string, unknown> };
+      const window = detail.opposition_window;
+      const response = await app.post('/v1/opposition-windows/compute', {
+        items: [
+          { office: window.office_code, filing_route: window.filing_route, trigger_event: window.trigger_event, publication_date: window.publication_date },
+        ],
+      });
+      const body = (await response.json()) as ListBody;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      return { window, computed: body.data[0]! };
+    }
+
+    const sameWindow = (window: Record<string, unknown>, computed: Record<string, unknown>) => {
+      const fields = ['status', 'office_code', 'filing_route', 'trigger_event', 'publication_date', 'window_opens', 'window_closes', 'window_closes_nominal'];
+      for (const field of [...fields, 'extended_window_closes', 'must_act_by', 'days_remaining']) expect(window[field], field).to.equal(computed[field]);
+    };
+
+    for (const office of ['JP', 'DE', 'CH']) {
+      it(`a registered ${office} mark: the registration_publication rule, as POST /v1/opposition-windows/compute answers`, async function () {
+        const marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ office_code: office }, { limit: 500 });
+        const mark = marks.find((m) => m.filing_route !== 'madrid' && m.registration_date !== null);
+        expect(mark, `fixture has a registered ${office} domestic mark`).to.not.equal(undefined);
+        const { window, computed } = await detailAndCompute(mark!);
+        const registered = mark!.registration_date!;
+        const published = mark!.publication_date;
+        // The registration's publication: the record's publication when it is on or after the
+        // registration, else the registration date standing in for it.
+        const trigger = published !== null && published >= registered ? published : registered;
+        expect(window).to.include({ office_code: office, filing_route: 'domestic', trigger_event: 'registration_publication', publication_date: trigger });
+        expect(['not_started', 'open', 'closed']).to.include(window.status);
+        // JP: opens the day after, closes 2 months after; CH, DE: 3 months.
+        expect(window.window_opens).to.equal(plusDays(trigger, 1));
+        expect(window.window_closes_nominal).to.equal(plusMonths(trigger, office === 'JP' ? 2 : 3));
+        sameWindow(window, computed);
+        expect(window.approximate).to.equal(computed.approximate || trigger !== published);
+      });
+    }
+
+    it('a US mark and a US Madrid designation: the application_publication rules, as the compute endpoint answers', async function () {
+      const marks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ office_code: 'US' }, { limit: 2000 });
+      const domestic = marks.find((m) => m.filing_route !== 'madrid' && m.publication_date !== null && m.registration_date !== null);
+      expect(domestic, 'fixture has a registered US domestic mark').to.not.equal(undefined);
+      const { window, computed } = await detailAndCompute(domestic!);
+      expect(window).to.include({ filing_route: 'domestic', trigger_event: 'application_publication', publication_date: domestic!.publication_date });
+      sameWindow(window, computed);
+      expect(window.approximate).to.equal(computed.approximate);
+      const madrid = marks.find((m) => m.filing_route === 'madrid' && m.publication_date !== null);
+      expect(madrid, 'fixture has a published US Madrid designation').to.not.equal(undefined);
+      const designation = await detailAndCompute(madrid!);
+      expect(designation.window).to.include({
+        filing_route: 'madrid_designation',
+        trigger_event: 'application_publication',
+        publication_date: madrid!.publication_date,
+      });
+      expect(designation.window.status).to.not.equal('no_rule');
+      sameWindow(designation.window, designation.computed);
     });
 
     it('reports not_published for a mark without a publication date', async function () {
