@@ -1,11 +1,17 @@
 /**
  * Change records (spec: "Trademark change record"): what one version of a mark changed, as
- * `changed_fields` with `old_values` and `new_values` keyed by field. Field names are the record's
- * snake_case names, with the status split into `status_stage`, `status_primary`, `status_reason`,
- * `challenge_states` and `office_status_code`, classifications as their class numbers
- * (`classifications`) and their wording apart (`goods_services`), and parties by ID (`owner_ids`,
- * `attorney_ids`, `owner_history`). The generator tracks the lifecycle subset of these names; the
- * write path (workers/ingest/mark-writer.ts) tracks every one.
+ * `changed_fields` with `old_values` and `new_values` keyed by field. The names are the
+ * contract's (spec, `GET /v1/trademarks/{id}/changes`): parent fields by their snake_case name,
+ * the mark text as `mark_text_primary`, the status split into `status_stage`, `status_primary`,
+ * `status_reason`, `challenge_states` and `office_status_code`; child changes by related entity
+ * type: `classifications` (their class numbers; their wording apart as `goods_services`), `owners`
+ * and `attorneys` (their IDs, in order), `events` (the prosecution events a version added), and
+ * `owner_history`. The generator tracks the lifecycle subset of these names; the write path
+ * (workers/ingest/mark-writer.ts) tracks every one.
+ *
+ * Records written before the names followed the contract carry the storage names `mark_text`,
+ * `owner_ids` and `attorney_ids` (LEGACY_FIELD_NAMES). They stay as stored and are read under the
+ * public names: `publicChange` when one is served, `storedFieldNames` when one is filtered for.
  */
 import type { TrademarkDoc } from './records';
 
@@ -13,6 +19,59 @@ export interface FieldChanges {
   changed_fields: string[];
   old_values: Record<string, unknown>;
   new_values: Record<string, unknown>;
+}
+
+/** The child change of the prosecution events a version added (old value [], new value the events). */
+export const EVENTS_FIELD = 'events';
+
+/** Names that change records written before the contract's names carry, by the public name that replaced each. */
+export const LEGACY_FIELD_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  mark_text: 'mark_text_primary',
+  owner_ids: 'owners',
+  attorney_ids: 'attorneys',
+});
+
+const isLegacy = (field: string): boolean => Object.hasOwn(LEGACY_FIELD_NAMES, field);
+
+/** The public name of a change-record field, given its public or its legacy name. */
+export function publicFieldName(field: string): string {
+  return isLegacy(field) ? (LEGACY_FIELD_NAMES[field] as string) : field;
+}
+
+/**
+ * Every name under which a stored change record may list a field asked for by its public (or
+ * legacy) name: the public name first, then its legacy names. `changed_field` filters on all.
+ */
+export function storedFieldNames(field: string): string[] {
+  const name = publicFieldName(field);
+  return [name, ...Object.keys(LEGACY_FIELD_NAMES).filter((legacy) => LEGACY_FIELD_NAMES[legacy] === name)];
+}
+
+/** `changed_fields` under the public names, in order and each once (the same array when none is legacy). */
+export function publicChangedFields(fields: string[]): string[] {
+  return fields.some(isLegacy) ? [...new Set(fields.map(publicFieldName))] : fields;
+}
+
+/** Values keyed by the public names (the same object when no key is legacy); a public key wins over a legacy one. */
+function publicValues(values: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(values).some(isLegacy)) return values;
+  const renamed: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) {
+    const name = publicFieldName(field);
+    if (name === field || !Object.hasOwn(values, name)) renamed[name] = value;
+  }
+  return renamed;
+}
+
+/** A stored change record under the public names: the record itself when it already uses them. */
+export function publicChange<T extends { changed_fields: string[]; old_values: Record<string, unknown> | null; new_values: Record<string, unknown> }>(
+  change: T,
+): T {
+  const changedFields = publicChangedFields(change.changed_fields);
+  const oldValues = change.old_values === null ? null : publicValues(change.old_values);
+  const newValues = publicValues(change.new_values);
+  if (changedFields === change.changed_fields && oldValues === change.old_values && newValues === change.new_values) return change;
+  return { ...change, changed_fields: changedFields, old_values: oldValues, new_values: newValues };
 }
 
 /** Structural equality of JSON values (objects compared key by key, arrays in order). */
@@ -40,7 +99,22 @@ export function diffValues<T extends object>(before: T, after: T): FieldChanges 
   return changes;
 }
 
-/** Every tracked field of a stored record, by its change-record name. */
+/** What a change record keeps of a prosecution event it lists under `events`. */
+export interface EventChange {
+  event_type: string;
+  event_date: string;
+  office_event_code: string | null;
+}
+
+/** Adds the prosecution events a version added as its `events` child change (nothing when it added none). */
+export function addEvents(changes: FieldChanges, events: readonly EventChange[]): void {
+  if (events.length === 0) return;
+  changes.changed_fields.push(EVENTS_FIELD);
+  changes.old_values[EVENTS_FIELD] = [];
+  changes.new_values[EVENTS_FIELD] = events.map(({ event_type, event_date, office_event_code }) => ({ event_type, event_date, office_event_code }));
+}
+
+/** Every tracked field of a stored record, by its change-record (public) name; events are added by the write path. */
 export function trackedValues(doc: TrademarkDoc): Record<string, unknown> {
   return {
     status_stage: doc.status.stage,
@@ -48,7 +122,7 @@ export function trackedValues(doc: TrademarkDoc): Record<string, unknown> {
     status_reason: doc.status.reason,
     challenge_states: doc.status.challenge_states,
     office_status_code: doc.status.office_status?.code ?? null,
-    mark_text: doc.mark_text,
+    mark_text_primary: doc.mark_text,
     registration_number: doc.registration_number,
     ir_number: doc.ir_number,
     filing_date: doc.filing_date,
@@ -73,8 +147,8 @@ export function trackedValues(doc: TrademarkDoc): Record<string, unknown> {
     media: doc.media.map((item) => item.id),
     classifications: doc.classifications.map((c) => c.nice_class),
     goods_services: doc.classifications.map((c) => ({ nice_class: c.nice_class, goods_services_text: c.goods_services_text, nice_edition: c.nice_edition })),
-    owner_ids: doc.owner_ids,
-    attorney_ids: doc.attorney_ids,
+    owners: doc.owner_ids,
+    attorneys: doc.attorney_ids,
     owner_history: doc.owner_history ?? [],
     proceeding_count: doc.proceeding_count,
   };

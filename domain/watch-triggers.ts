@@ -7,6 +7,7 @@
  * a publication opens deadlines, other status moves and events are for the record.
  */
 import type { AlertTriggerType, TrademarkChangeDoc } from './records';
+import { EVENTS_FIELD, publicFieldName } from './trademark-changes';
 
 export interface ClassifiedTrigger {
   type: AlertTriggerType;
@@ -18,12 +19,15 @@ const CANCELLED_STAGES = new Set(['cancelled', 'invalidated', 'surrendered']);
 const CANCELLATION_EVENTS = new Set(['cancellation_requested', 'cancelled']);
 const PUBLISHED_STAGES = new Set(['published', 'opposition_period']);
 
-/** Fields whose change on an existing mark makes it news to a filter or similarity watch. */
+/**
+ * Fields whose change on an existing mark makes it news to a filter or similarity watch, by their
+ * public change-record names (a record stored under the legacy names is read under these).
+ */
 export const MATCH_RELEVANT_FIELDS: ReadonlySet<string> = new Set([
-  'mark_text',
+  'mark_text_primary',
   'classifications',
   'goods_services',
-  'owner_ids',
+  'owners',
   'status_stage',
   'status_primary',
   'publication_date',
@@ -32,7 +36,7 @@ export const MATCH_RELEVANT_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 function addedEventTypes(change: TrademarkChangeDoc): string[] {
-  const events = change.new_values.events;
+  const events = change.new_values[EVENTS_FIELD];
   if (!Array.isArray(events)) return [];
   return events.map((event: unknown) => (event as { event_type?: unknown }).event_type).filter((type): type is string => typeof type === 'string');
 }
@@ -49,7 +53,7 @@ function added(change: TrademarkChangeDoc, field: string, value: string): boolea
  */
 export function classifyChange(change: TrademarkChangeDoc): ClassifiedTrigger | null {
   if (change.change_type === 'created' || change.version === 1) return { type: 'new_filing', event_type: null };
-  const changed = new Set(change.changed_fields);
+  const changed = new Set(change.changed_fields.map(publicFieldName));
   const events = addedEventTypes(change);
   const stage = changed.has('status_stage') ? String(change.new_values.status_stage) : null;
 
@@ -76,5 +80,5 @@ export function classifyChange(change: TrademarkChangeDoc): ClassifiedTrigger | 
  * gains an attorney is not news to someone watching for conflicting marks.
  */
 export function isMatchRelevant(change: TrademarkChangeDoc): boolean {
-  return change.change_type === 'created' || change.version === 1 || change.changed_fields.some((field) => MATCH_RELEVANT_FIELDS.has(field));
+  return change.change_type === 'created' || change.version === 1 || change.changed_fields.some((field) => MATCH_RELEVANT_FIELDS.has(publicFieldName(field)));
 }

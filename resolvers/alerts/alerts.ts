@@ -7,6 +7,7 @@ import type { Filter } from '../../datasources/ports';
 import { invalid, notFound } from '../../domain/errors';
 import { isWellFormedId } from '../../domain/ids';
 import { ALERT_STATUSES, COLLECTIONS, type AlertDoc, type AlertStatus } from '../../domain/records';
+import { publicChangedFields } from '../../domain/trademark-changes';
 import { parseId, truncate } from '../../domain/validation';
 import { pageOf } from '../accounts/pages';
 import type { RequestContext } from '../context';
@@ -19,10 +20,14 @@ export const MAX_ALERT_LOOKUP_IDS = 100;
 
 const alertsOf = (ctx: RequestContext) => ctx.services.store.collection<AlertDoc>(COLLECTIONS.alerts);
 
-/** The public alert object; `trademark` (summary shape) is resolved by the schema from trademark_id. */
+/**
+ * The public alert object; `trademark` (summary shape) is resolved by the schema from trademark_id.
+ * Alerts stored before change records used the contract's names list them under the public ones.
+ */
 export function alertObject(alert: AlertDoc) {
-  const { _id, organization_id: _organization, ...fields } = alert;
-  return { id: _id, object: 'alert', ...fields };
+  const { _id, organization_id: _organization, trigger, ...fields } = alert;
+  const changedFields = publicChangedFields(trigger.changed_fields);
+  return { id: _id, object: 'alert', ...fields, trigger: changedFields === trigger.changed_fields ? trigger : { ...trigger, changed_fields: changedFields } };
 }
 
 export interface AlertListArgs extends CreatedAtArgs {

@@ -5,6 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkRawRecordDoc, type TrademarkSourceDoc } from '../../domain/records';
+import { publicChange, storedFieldNames } from '../../domain/trademark-changes';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
 import type { RequestContext } from '../context';
@@ -42,7 +43,9 @@ interface ChangesArgs {
 
 /**
  * Versions of one mark, newest first by default. Keyset on `version`; the cursor pins the highest
- * version seen on the first page so versions recorded later never appear mid-session.
+ * version seen on the first page so versions recorded later never appear mid-session. Field names
+ * are the contract's (domain/trademark-changes.ts): `changed_field` also matches records stored
+ * under a legacy name of the field, and every record is served under the public names.
  */
 async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   const mark = await requireTrademark(args.id, ctx);
@@ -58,7 +61,10 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   const after = position?.after[0];
   if (typeof after === 'number') versionBounds[descending ? '$lt' : '$gt'] = after;
   const filter: Filter = { trademark_id: mark._id, version: versionBounds };
-  if (args.changed_field) filter.changed_fields = args.changed_field;
+  if (args.changed_field) {
+    const names = storedFieldNames(args.changed_field);
+    filter.changed_fields = names.length === 1 ? names[0] : { $in: names };
+  }
 
   const rows = await ctx.services.store
     .collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges)
@@ -67,7 +73,7 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
   return {
-    data: page.map((row) => ({ ...row, object: 'trademark_change' })),
+    data: page.map((row) => ({ ...publicChange(row), object: 'trademark_change' })),
     has_more: hasMore,
     pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot, after: [last.version] }) : null },
   };

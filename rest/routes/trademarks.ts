@@ -139,7 +139,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
     operation: 'ListTrademarkChanges',
     summary: 'Change history of a trademark',
     description:
-      'Diff history of one mark, one row per recorded version. changed_field keeps versions whose changed_fields include it (parent fields in snake_case such as status_stage, mark_text_primary, expiry_date; child changes by entity type such as classifications, owners, attorneys, events).',
+      'Diff history of one mark, one row per recorded version. changed_field keeps versions whose changed_fields include it (parent fields in snake_case such as status_stage, mark_text_primary, expiry_date; child changes by entity type such as classifications, owners, attorneys, events); old_values and new_values are keyed by the same names.',
     query: [
       {
         name: 'changed_field',

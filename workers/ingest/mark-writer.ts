@@ -35,7 +35,7 @@ import {
   type TrademarkRawRecordDoc,
   type TrademarkSourceDoc,
 } from '../../domain/records';
-import { diffValues, trackedValues, type FieldChanges } from '../../domain/trademark-changes';
+import { addEvents, diffValues, trackedValues, type FieldChanges } from '../../domain/trademark-changes';
 import type { EventInput, MarkAmendment, MarkInput, OwnerHistoryInput, OwnerRef } from './mark-input';
 import { PartyResolver } from './party-resolver';
 
@@ -47,9 +47,6 @@ export interface MarkWriteResult {
   /** The mark's version after the call; null when it does not exist. */
   version: number | null;
 }
-
-/** Field of changed_fields for events a version added (spec: child changes by entity type). */
-const EVENTS_FIELD = 'events';
 
 /** Everything one transaction writes, collected while the batch is decided. */
 class PendingWrites {
@@ -343,22 +340,11 @@ export class MarkWriter {
     stamp: string,
   ): WriteOutcome {
     const tracked = trackedValues(desired);
-    let changes: FieldChanges;
-    if (stored === null) {
-      changes = { changed_fields: Object.keys(tracked), old_values: {}, new_values: tracked };
-    } else {
-      changes = diffValues(trackedValues(stored), tracked);
-      if (newEvents.length > 0) {
-        changes.changed_fields.push(EVENTS_FIELD);
-        changes.old_values[EVENTS_FIELD] = [];
-        changes.new_values[EVENTS_FIELD] = newEvents.map((event) => ({
-          event_type: event.event_type,
-          event_date: event.event_date,
-          office_event_code: event.office_event_code,
-        }));
-      }
-      if (changes.changed_fields.length === 0) return 'unchanged';
-    }
+    // A new mark's events are new too (spec: a new prosecution event is an `events` change).
+    const changes: FieldChanges =
+      stored === null ? { changed_fields: Object.keys(tracked), old_values: {}, new_values: { ...tracked } } : diffValues(trackedValues(stored), tracked);
+    addEvents(changes, newEvents);
+    if (changes.changed_fields.length === 0) return 'unchanged';
     pending.put(desired, stored !== null);
     pending.changes.push({
       _id: `${desired._id}:v${desired.version}`,

@@ -27,6 +27,7 @@ import {
   type WatchStatsDoc,
 } from '../../domain/records';
 import { ruleCorpus } from '../../resolvers/deadlines/corpus';
+import { publicChangedFields } from '../../domain/trademark-changes';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -127,7 +128,7 @@ export class WatchEvaluator {
         const alertTrigger: AlertTrigger = {
           type: trigger.type,
           record_version: change.version,
-          changed_fields: change.changed_fields,
+          changed_fields: publicChangedFields(change.changed_fields),
           event_type: trigger.event_type,
           occurred_at: occurredAt,
         };

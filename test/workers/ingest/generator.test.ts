@@ -391,7 +391,39 @@ describe('workers/ingest/generator', function () {
         true,
       );
       expect(catalog.trademark_changes.some((row) => row.change_type === 'corrected')).to.equal(true);
-      expect(catalog.trademark_changes.some((row) => row.changed_fields.includes('owner_ids'))).to.equal(true);
+      // The contract's names: child changes by entity type (owners, events), never the storage names.
+      expect(catalog.trademark_changes.some((row) => row.version > 1 && row.changed_fields.includes('owners'))).to.equal(true);
+      expect(catalog.trademark_changes.some((row) => row.version > 1 && row.changed_fields.includes('events'))).to.equal(true);
+      expect(catalog.trademark_changes.some((row) => row.changed_fields.some((field) => ['owner_ids', 'attorney_ids', 'mark_text'].includes(field)))).to.equal(
+        false,
+      );
+    });
+
+    it('lists each stored event once, under events, on the first version whose data date reaches it', () => {
+      const stored = new Map<string, string[]>();
+      for (const event of catalog.trademark_events) {
+        stored.set(event.trademark_id, [...(stored.get(event.trademark_id) ?? []), `${event.event_date}|${event.event_type}|${event.office_event_code}`]);
+      }
+      const listed = new Map<string, string[]>();
+      let previous: TrademarkChangeDoc | null = null;
+      for (const row of catalog.trademark_changes) {
+        const sameMark = previous?.trademark_id === row.trademark_id;
+        const events = (row.new_values.events ?? []) as Array<{ event_type: string; event_date: string; office_event_code: string | null }>;
+        expect(row.changed_fields.includes('events'), row._id).to.equal(events.length > 0);
+        if (events.length > 0 && row.version > 1) expect(row.old_values?.events).to.deep.equal([]);
+        for (const event of events) {
+          expect(event.event_date <= row.source_data_date!, row._id).to.equal(true);
+          if (sameMark && previous!.source_data_date !== null) expect(event.event_date > previous!.source_data_date, row._id).to.equal(true);
+        }
+        listed.set(row.trademark_id, [...(listed.get(row.trademark_id) ?? []), ...events.map((e) => `${e.event_date}|${e.event_type}|${e.office_event_code}`)]);
+        previous = row;
+      }
+      for (const [id, keys] of listed) {
+        const all = stored.get(id) ?? [];
+        // What a version lists is stored; events after the last version are in no change row.
+        expect(all.slice(0, keys.length), id).to.deep.equal(keys);
+      }
+      expect([...listed.values()].some((keys) => keys.length > 0)).to.equal(true);
     });
 
     it('records one or two source observations with SHA-256 payload hashes', () => {

@@ -94,7 +94,21 @@ describe('workers/ingest/mark-writer: the one write path for marks', function ()
     expect(more).to.deep.equal([]);
     expect(created).to.include({ _id: `${id}:v1`, version: 1, change_type: 'created', old_values: null, source_data_date: '2024-09-14', office_code: 'US' });
     expect(created!.new_values).to.include({ status_stage: 'registered', status_primary: 'active', office_status_code: '700', registration_number: '7463601' });
-    expect(created!.changed_fields).to.include.members(['status_stage', 'owner_ids', 'classifications', 'goods_services', 'owner_history']);
+    // The contract's names: parent fields in snake_case, child changes by entity type.
+    expect(created!.changed_fields).to.include.members([
+      'status_stage',
+      'mark_text_primary',
+      'owners',
+      'attorneys',
+      'classifications',
+      'goods_services',
+      'owner_history',
+      'events',
+    ]);
+    expect(created!.changed_fields.filter((field) => ['mark_text', 'owner_ids', 'attorney_ids'].includes(field))).to.deep.equal([]);
+    expect(created!.new_values).to.include({ mark_text_primary: 'THE ELLINGTON AT OVIEDO PARK' });
+    // A new mark's events are new: all 18 are the version's events change.
+    expect(created!.new_values.events).to.have.length(18);
 
     expect((await eventsOf(id)).map((e) => e.office_event_code)).to.have.length(18);
 
@@ -268,7 +282,9 @@ describe('workers/ingest/mark-writer: the one write path for marks', function ()
     expect(after.owner_ids[0]).to.not.equal(before.owner_ids[0]);
     expect(after.detached_party_ids).to.deep.equal(before.owner_ids);
     const [, change] = await changesOf(id);
-    expect(change?.changed_fields).to.deep.equal(['owner_ids']);
+    expect(change?.changed_fields).to.deep.equal(['owners']);
+    expect(change?.old_values).to.deep.equal({ owners: before.owner_ids });
+    expect(change?.new_values).to.deep.equal({ owners: after.owner_ids });
   });
 
   it('adds assignment rows and events without touching the current owner, and keeps them when the office record is updated', async () => {

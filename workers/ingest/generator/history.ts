@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import eventTypes from '../../../data/event_types.json';
-import { diffValues } from '../../../domain/trademark-changes';
+import { addEvents, diffValues, type EventChange, type FieldChanges } from '../../../domain/trademark-changes';
 import type { TrademarkChangeDoc, TrademarkEventDoc, TrademarkSourceDoc } from '../../../domain/records';
 import { isoDate, isoTimestamp } from './dates';
 import type { PlannedEvent, ProceedingPlan, Step } from './lifecycle';
@@ -19,7 +19,7 @@ import { type Random } from './random';
 
 const MS_PER_DAY = 86_400_000;
 
-/** Record fields tracked in change rows (classifications as their class numbers). */
+/** Record fields tracked in change rows, by their change-record names (classifications as their class numbers, parties as IDs). */
 export interface TrackedValues {
   status_stage: string;
   status_primary: string;
@@ -32,8 +32,8 @@ export interface TrackedValues {
   renewal_due_date: string | null;
   termination_date: string | null;
   priority_date: string | null;
-  owner_ids: string[];
-  attorney_ids: string[];
+  owners: string[];
+  attorneys: string[];
   classifications: readonly number[];
 }
 
@@ -123,15 +123,17 @@ export function buildHistory(input: HistoryInput, random: Random): History {
   while (index + 1 < steps.length && stepAt(index + 1).day <= firstDay) index++;
   const initial = input.track(stepAt(index));
   const createdAt = new Date(observedMs).toISOString();
+  const created: FieldChanges = { changed_fields: Object.keys(initial), old_values: {}, new_values: { ...initial } };
+  addEvents(created, eventsBetween(input, -Infinity, stepAt(index).day));
   const changes: TrademarkChangeDoc[] = [
     {
       _id: `${trademarkId}:v1`,
       trademark_id: trademarkId,
       version: 1,
       change_type: 'created',
-      changed_fields: Object.keys(initial),
+      changed_fields: created.changed_fields,
       old_values: null,
-      new_values: { ...initial },
+      new_values: created.new_values,
       source_data_date: isoDate(stepAt(index).day),
       office_code: office.code,
       created_at: createdAt,
@@ -145,8 +147,11 @@ export function buildHistory(input: HistoryInput, random: Random): History {
     while (index + 1 < steps.length && stepAt(index + 1).day === stepAt(index).day) index++;
     const step = stepAt(index);
     const current = input.track(step);
-    const { changed_fields: changedFields, old_values: oldValues, new_values: newValues } = diffValues(previous, current);
-    if (changedFields.length === 0) continue;
+    const diff = diffValues(previous, current);
+    // Events alone make no version here: a step's events wait for the next observed change.
+    if (diff.changed_fields.length === 0) continue;
+    addEvents(diff, eventsBetween(input, lastSourceDay, step.day));
+    const { changed_fields: changedFields, old_values: oldValues, new_values: newValues } = diff;
     const dayMs = observationDay(random, step.day, firstDay) * MS_PER_DAY + random.int(0, 86_399) * 1000;
     observedMs = Math.max(observedMs + 60_000, dayMs);
     const version = changes.length + 1;
@@ -177,6 +182,16 @@ export function buildHistory(input: HistoryInput, random: Random): History {
     version: changes.length,
     firstObservedDay: firstDay,
   };
+}
+
+/**
+ * The events a version observed as of `day` lists under `events`: those after the previous
+ * version's data day (`after`) up to its own. Events after the last version are in no change row.
+ */
+function eventsBetween(input: HistoryInput, after: number, day: number): EventChange[] {
+  return input.events
+    .filter((event) => event.day > after && event.day <= day)
+    .map((event) => ({ event_type: event.code, event_date: isoDate(event.day), office_event_code: officeEventCode(event.code, input.office.code) }));
 }
 
 function sourceLocator(input: HistoryInput, format: string, observedAt: string): string {

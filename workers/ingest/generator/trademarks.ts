@@ -371,8 +371,8 @@ export class MarkGenerator {
         renewal_due_date: inForce && state.expiry !== null ? isoDate(state.expiry) : null,
         termination_date: state.termination === null ? null : isoDate(state.termination),
         priority_date: state.priority === null ? null : isoDate(state.priority),
-        owner_ids: idsOf(ownerIds, state.ownerIndexes, owners),
-        attorney_ids: idsOf(attorneyIds, state.attorneyIndexes, attorneys),
+        owners: idsOf(ownerIds, state.ownerIndexes, owners),
+        attorneys: idsOf(attorneyIds, state.attorneyIndexes, attorneys),
         classifications: state.classes,
       };
     };
@@ -428,8 +428,8 @@ export class MarkGenerator {
       international_registration_date: shared.irDay === null ? null : isoDate(shared.irDay),
       designation_date: kind === 'designation' ? isoDate(filingDay) : null,
       classifications: final.classes.map((nice) => classificationByClass.get(nice) ?? classification(random, nice, filingDay)),
-      owner_ids: values.owner_ids,
-      attorney_ids: values.attorney_ids,
+      owner_ids: values.owners,
+      attorney_ids: values.attorneys,
       owner_history: ownerHistory(lifecycle.steps, owners),
       proceeding_count: lifecycle.proceedings.length,
       version: history.version,

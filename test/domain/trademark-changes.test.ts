@@ -1,0 +1,180 @@
+/**
+ * Change-record field names against the contract (spec, GET /v1/trademarks/{id}/changes):
+ * parent fields by snake_case name such as status_stage, mark_text_primary, expiry_date; child
+ * changes by related entity type: classifications, owners, attorneys, events. Records stored
+ * under the older storage names (mark_text, owner_ids, attorney_ids) read under the public ones.
+ */
+import { expect } from 'chai';
+import type { TrademarkChangeDoc, TrademarkDoc } from '../../domain/records';
+import {
+  addEvents,
+  diffValues,
+  publicChange,
+  publicChangedFields,
+  publicFieldName,
+  storedFieldNames,
+  trackedValues,
+  type FieldChanges,
+} from '../../domain/trademark-changes';
+import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
+
+function mark(overrides: Partial<TrademarkDoc> = {}): TrademarkDoc {
+  return {
+    _id: 'tm_0123456789abcdefghjk',
+    mark_text: 'QUARTZ LANTERN',
+    application_number: '97000001',
+    registration_number: null,
+    ir_number: null,
+    office_code: 'US',
+    jurisdiction_code: 'US',
+    filing_route: 'national',
+    scope_kind: 'national',
+    mark_feature_type: 'word',
+    mark_legal_category: 'individual',
+    right_kind: 'trademark',
+    is_series_mark: false,
+    series_id: null,
+    is_retracted: false,
+    vienna_codes: [],
+    media: [],
+    status: { primary: 'pending', stage: 'filed', reason: null, challenge_states: [], office_status: null },
+    filing_date: '2026-01-05',
+    priority_date: null,
+    publication_date: null,
+    registration_date: null,
+    expiry_date: null,
+    renewal_due_date: null,
+    termination_date: null,
+    international_registration_date: null,
+    designation_date: null,
+    classifications: [{ nice_class: 9, goods_services_text: 'Software', nice_edition: null }],
+    owner_ids: ['own_a'],
+    attorney_ids: ['att_a'],
+    owner_history: [],
+    proceeding_count: 0,
+    version: 1,
+    source_updated_at: '2026-01-05T00:00:00.000Z',
+    created_at: '2026-01-06T00:00:00.000Z',
+    updated_at: '2026-01-06T00:00:00.000Z',
+    ...overrides,
+  } as TrademarkDoc;
+}
+
+function change(fields: string[], oldValues: Record<string, unknown> | null, newValues: Record<string, unknown>, version = 2): TrademarkChangeDoc {
+  return {
+    _id: `tm_0123456789abcdefghjk:v${version}`,
+    trademark_id: 'tm_0123456789abcdefghjk',
+    version,
+    change_type: version === 1 ? 'created' : 'updated',
+    changed_fields: fields,
+    old_values: oldValues,
+    new_values: newValues,
+    source_data_date: '2026-02-01',
+    office_code: 'US',
+    created_at: '2026-02-02T00:00:00.000Z',
+  };
+}
+
+describe('domain/trademark-changes: change-record field names', () => {
+  it('tracks the contract names: mark_text_primary, owners, attorneys, classifications; never the storage names', () => {
+    const values = trackedValues(mark());
+    expect(values).to.include.keys('status_stage', 'mark_text_primary', 'expiry_date', 'classifications', 'owners', 'attorneys');
+    expect(values).to.not.have.any.keys('mark_text', 'owner_ids', 'attorney_ids');
+    expect(values.mark_text_primary).to.equal('QUARTZ LANTERN');
+    expect(values.owners).to.deep.equal(['own_a']);
+    expect(values.attorneys).to.deep.equal(['att_a']);
+    expect(values.classifications).to.deep.equal([9]);
+  });
+
+  it('a changed mark text, owner, attorney or class is diffed under the public name with old and new values', () => {
+    const before = mark();
+    const after = mark({
+      mark_text: 'QUARTZ LANTERNS',
+      owner_ids: ['own_b'],
+      attorney_ids: ['att_a', 'att_b'],
+      classifications: [...before.classifications, { nice_class: 42, goods_services_text: 'SaaS', nice_edition: null }],
+    });
+    const diff = diffValues(trackedValues(before), trackedValues(after));
+    expect(diff.changed_fields).to.deep.equal(['mark_text_primary', 'classifications', 'goods_services', 'owners', 'attorneys']);
+    expect(diff.old_values).to.deep.include({ mark_text_primary: 'QUARTZ LANTERN', owners: ['own_a'], attorneys: ['att_a'], classifications: [9] });
+    expect(diff.new_values).to.deep.include({
+      mark_text_primary: 'QUARTZ LANTERNS',
+      owners: ['own_b'],
+      attorneys: ['att_a', 'att_b'],
+      classifications: [9, 42],
+    });
+  });
+
+  it('new prosecution events are the events change: old value [], new value the events', () => {
+    const changes: FieldChanges = { changed_fields: [], old_values: {}, new_values: {} };
+    addEvents(changes, []);
+    expect(changes.changed_fields).to.deep.equal([]);
+    addEvents(changes, [{ event_type: 'published', event_date: '2026-03-01', office_event_code: 'NPUB' }]);
+    expect(changes).to.deep.equal({
+      changed_fields: ['events'],
+      old_values: { events: [] },
+      new_values: { events: [{ event_type: 'published', event_date: '2026-03-01', office_event_code: 'NPUB' }] },
+    });
+  });
+
+  it('maps the legacy storage names to the public ones, and a public name to every name it may be stored under', () => {
+    expect(['mark_text', 'owner_ids', 'attorney_ids', 'status_stage', 'events', 'owners'].map(publicFieldName)).to.deep.equal([
+      'mark_text_primary',
+      'owners',
+      'attorneys',
+      'status_stage',
+      'events',
+      'owners',
+    ]);
+    expect(storedFieldNames('mark_text_primary')).to.deep.equal(['mark_text_primary', 'mark_text']);
+    expect(storedFieldNames('owners')).to.deep.equal(['owners', 'owner_ids']);
+    expect(storedFieldNames('attorneys')).to.deep.equal(['attorneys', 'attorney_ids']);
+    expect(storedFieldNames('owner_ids')).to.deep.equal(['owners', 'owner_ids']);
+    expect(storedFieldNames('expiry_date')).to.deep.equal(['expiry_date']);
+    expect(storedFieldNames('events')).to.deep.equal(['events']);
+    expect(storedFieldNames('toString')).to.deep.equal(['toString']);
+    expect(publicChangedFields(['owner_ids', 'status_stage', 'owners'])).to.deep.equal(['owners', 'status_stage']);
+  });
+
+  it('serves a record stored under the legacy names under the public names, values included', () => {
+    const legacy = change(
+      ['mark_text', 'owner_ids', 'attorney_ids', 'status_stage'],
+      { mark_text: 'A', owner_ids: ['own_a'], attorney_ids: [], status_stage: 'filed' },
+      {
+        mark_text: 'B',
+        owner_ids: ['own_b'],
+        attorney_ids: ['att_b'],
+        status_stage: 'published',
+      },
+    );
+    const served = publicChange(legacy);
+    expect(served.changed_fields).to.deep.equal(['mark_text_primary', 'owners', 'attorneys', 'status_stage']);
+    expect(served.old_values).to.deep.equal({ mark_text_primary: 'A', owners: ['own_a'], attorneys: [], status_stage: 'filed' });
+    expect(served.new_values).to.deep.equal({ mark_text_primary: 'B', owners: ['own_b'], attorneys: ['att_b'], status_stage: 'published' });
+    expect(legacy.changed_fields).to.deep.equal(['mark_text', 'owner_ids', 'attorney_ids', 'status_stage']);
+
+    const created = publicChange(change(['owner_ids'], null, { owner_ids: ['own_a'] }, 1));
+    expect(created).to.deep.include({ changed_fields: ['owners'], old_values: null, new_values: { owners: ['own_a'] } });
+
+    const current = change(['owners'], { owners: [] }, { owners: ['own_a'] });
+    expect(publicChange(current)).to.equal(current);
+  });
+});
+
+describe('domain/watch-triggers: reads change records under the public names, legacy records too', () => {
+  it('an owner or mark text change is news to a filter watch whichever name it is stored under; an attorney change is not', () => {
+    for (const field of ['owners', 'owner_ids', 'mark_text_primary', 'mark_text', 'classifications']) {
+      expect(isMatchRelevant(change([field], {}, {})), field).to.equal(true);
+      expect(classifyChange(change([field], {}, {})), field).to.deep.equal({ type: 'mark_change', event_type: null });
+    }
+    for (const field of ['attorneys', 'attorney_ids']) {
+      expect(isMatchRelevant(change([field], {}, {})), field).to.equal(false);
+      expect(classifyChange(change([field], {}, {})), field).to.equal(null);
+    }
+  });
+
+  it('an added event is an event trigger', () => {
+    const added = change(['events'], { events: [] }, { events: [{ event_type: 'office_action_issued', event_date: '2026-03-01', office_event_code: null }] });
+    expect(classifyChange(added)).to.deep.equal({ type: 'event', event_type: 'office_action_issued' });
+  });
+});
