@@ -135,6 +135,7 @@ interface ListArgs {
   status?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 function statusFilter(status: string, now: Date): Filter {
@@ -157,7 +158,7 @@ async function listKeys(args: ListArgs, ctx: RequestContext) {
   const limit = pageLimit(args.limit);
   const binding = { list: 'api_keys', organization: ctx.caller.organizationId, status: args.status ?? null };
   const filter: Filter = { organization_id: ctx.caller.organizationId, ...(args.status ? statusFilter(args.status, now) : {}) };
-  const page = await pageOf<ApiKeyDoc>(keysOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors);
+  const page = await pageOf<ApiKeyDoc>(keysOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors, { includeTotal: args.include_total });
   return { ...page, data: page.data.map((key) => apiKeyObject(key, now)) };
 }
 

@@ -36,6 +36,7 @@ export interface AlertListArgs extends CreatedAtArgs {
   trademark_id?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 async function listAlerts(args: AlertListArgs, ctx: RequestContext) {
@@ -54,7 +55,9 @@ async function listAlerts(args: AlertListArgs, ctx: RequestContext) {
     ...createdAt,
   };
   const binding = { list: 'alerts', organization: organizationId, watchId, status: args.status ?? null, trademarkId, gte, lt };
-  const page = await pageOf(alertsOf(ctx), filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors);
+  const page = await pageOf(alertsOf(ctx), filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors, {
+    includeTotal: args.include_total,
+  });
   return { ...page, data: page.data.map(alertObject) };
 }
 

@@ -7,6 +7,7 @@ import { ATTORNEY_SORT_FIELDS } from '../../domain/contract';
 import { ATTORNEY_INDEX, TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { AttorneyDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
+import { paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { loadPresent } from '../loaders';
@@ -42,6 +43,7 @@ interface ClientsArgs {
   id: string;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 /** Owners by shared marks, descending, owner ID ascending among equals; keyset on (count, id). */
@@ -73,7 +75,10 @@ async function attorneyClients(args: ClientsArgs, ctx: RequestContext) {
       return owner ? [{ ...owner, shared_trademark_count: count }] : [];
     }),
     has_more: hasMore,
-    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.count, String(last.value)] }) : null },
+    pagination: paginationOf(
+      hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.count, String(last.value)] }) : null,
+      await totalIf(args.include_total, () => clients.length),
+    ),
   };
 }
 

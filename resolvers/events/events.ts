@@ -18,6 +18,7 @@ interface EventListArgs extends CreatedAtArgs {
   type?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 async function listEvents(args: EventListArgs, ctx: RequestContext) {
@@ -29,7 +30,10 @@ async function listEvents(args: EventListArgs, ctx: RequestContext) {
   const filter: Filter = { organization_id: organizationId, ...(args.type ? { type: args.type } : {}), ...createdAt };
   const binding = { list: 'events', organization: organizationId, type: args.type ?? null, gte, lt };
   const events = ctx.services.store.collection<EventDoc>(COLLECTIONS.events);
-  const page = await pageOf(events, filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors, 'created_at');
+  const page = await pageOf(events, filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors, {
+    orderField: 'created_at',
+    includeTotal: args.include_total,
+  });
   return { ...page, data: page.data.map(eventObject) };
 }
 

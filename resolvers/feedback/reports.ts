@@ -58,6 +58,7 @@ interface ListArgs {
   type?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 function oneOf(name: string, value: string | null | undefined, allowed: readonly string[]): string | null {
@@ -73,7 +74,7 @@ async function listFeedback(args: ListArgs, ctx: RequestContext) {
   const organizationId = ctx.caller.organizationId;
   const filter: Filter = { organization_id: organizationId, ...(status ? { status } : {}), ...(type ? { type } : {}) };
   const binding = { list: 'feedback', organization: organizationId, status, type };
-  const page = await pageOf(reportsOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors);
+  const page = await pageOf(reportsOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors, { includeTotal: args.include_total });
   return { ...page, data: page.data.map(feedbackObject) };
 }
 

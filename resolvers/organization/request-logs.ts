@@ -10,6 +10,7 @@
 import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type RequestLogDoc } from '../../domain/records';
+import { paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 
@@ -24,6 +25,7 @@ export interface RequestLogArgs {
   occurred_at_lt?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 /** `404` → exactly 404; `4xx` → 400 to 499. */
@@ -73,15 +75,17 @@ export async function requestLogs(args: RequestLogArgs, ctx: RequestContext) {
   if (typeof afterAt === 'string' && typeof afterId === 'string') {
     filter = { $and: [base, { $or: [{ occurred_at: { $lt: afterAt } }, { occurred_at: afterAt, _id: { $lt: afterId } }] }] };
   }
-  const rows = await ctx.services.store
-    .collection<RequestLogDoc>(COLLECTIONS.requestLogs)
-    .find(filter, { sort: { occurred_at: -1, _id: -1 }, limit: limit + 1 });
+  const logs = ctx.services.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
+  const [rows, total] = await Promise.all([
+    logs.find(filter, { sort: { occurred_at: -1, _id: -1 }, limit: limit + 1 }),
+    totalIf(args.include_total, () => logs.countDocuments(base)),
+  ]);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
   return {
     data: page.map(({ _id, organization_id: _organization, ...row }) => ({ id: _id, object: 'request_log', ...row })),
     has_more: hasMore,
-    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.occurred_at, last._id] }) : null },
+    pagination: paginationOf(hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.occurred_at, last._id] }) : null, total),
   };
 }

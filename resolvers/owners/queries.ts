@@ -6,6 +6,7 @@ import { OWNER_SORT_FIELDS } from '../../domain/contract';
 import { invalid } from '../../domain/errors';
 import type { OwnerDoc, OwnerRelationship } from '../../domain/records';
 import { OWNER_INDEX } from '../../datasources/index-definitions';
+import { paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { loadPresent } from '../loaders';
@@ -24,6 +25,7 @@ interface RelatedArgs {
   direction?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 /** Relationship rows in record order; the cursor carries the index of the last row returned. */
@@ -54,7 +56,10 @@ async function ownerRelated(args: RelatedArgs, ctx: RequestContext) {
       country_code: related.get(row.related_owner_id)?.country_code ?? null,
     })),
     has_more: hasMore,
-    pagination: { cursor: hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [start + page.length - 1] }) : null },
+    pagination: paginationOf(
+      hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [start + page.length - 1] }) : null,
+      await totalIf(args.include_total, () => rows.length),
+    ),
   };
 }
 

@@ -12,7 +12,7 @@ import { deadlineInputOf } from '../../domain/mark-deadlines';
 import { COLLECTIONS, type PortfolioDoc, type TrademarkDoc } from '../../domain/records';
 import { isIsoDate, parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
-import { pageOf } from '../accounts/pages';
+import { pageOf, paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
 import { loadPresent } from '../loaders';
@@ -93,7 +93,7 @@ async function createPortfolio(input: PortfolioInput, ctx: RequestContext) {
   return portfolioObject(portfolio);
 }
 
-async function listPortfolios(args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) {
+async function listPortfolios(args: { limit?: number | null; cursor?: string | null; include_total?: boolean | null }, ctx: RequestContext) {
   const organizationId = ctx.caller.organizationId;
   const page = await pageOf(
     portfoliosOf(ctx),
@@ -102,6 +102,7 @@ async function listPortfolios(args: { limit?: number | null; cursor?: string | n
     args.cursor ?? null,
     { list: 'portfolios', organization: organizationId },
     ctx.services.cursors,
+    { includeTotal: args.include_total },
   );
   return { ...page, data: page.data.map(portfolioObject) };
 }
@@ -162,6 +163,7 @@ interface PortfolioDeadlineArgs {
   include_optional?: boolean | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 type PortfolioDeadline = ComputedDeadline & { object: 'portfolio_deadline'; trademark_id: string; mark_text: string; office_code: string };
@@ -225,7 +227,10 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
   return {
     data: page,
     has_more: hasMore,
-    pagination: { cursor: hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.due_date, last.trademark_id, last.type] }) : null },
+    pagination: paginationOf(
+      hasMore ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.due_date, last.trademark_id, last.type] }) : null,
+      await totalIf(args.include_total, () => rows.length),
+    ),
   };
 }
 
@@ -277,7 +282,7 @@ async function portfolioDeadlineTimeline(args: { id: string; months?: number | n
 }
 
 export const portfolioQueryResolvers = {
-  portfolios: (_: unknown, args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) => listPortfolios(args, ctx),
+  portfolios: (_: unknown, args: Parameters<typeof listPortfolios>[0], ctx: RequestContext) => listPortfolios(args, ctx),
   portfolio: async (_: unknown, args: { id: string }, ctx: RequestContext) => portfolioObject(await requirePortfolio(args.id, ctx)),
   portfolioTrademarks: (_: unknown, args: TrademarkSearchArgs & { id: string }, ctx: RequestContext) => portfolioTrademarks(args, ctx),
   portfolioDeadlines: (_: unknown, args: PortfolioDeadlineArgs, ctx: RequestContext) => portfolioDeadlines(args, ctx),

@@ -93,7 +93,7 @@ async function runSavedSearch(args: { id: string; limit?: number | null; cursor?
 }
 
 export const savedSearchQueryResolvers = {
-  savedSearches: async (_: unknown, args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) => {
+  savedSearches: async (_: unknown, args: { limit?: number | null; cursor?: string | null; include_total?: boolean | null }, ctx: RequestContext) => {
     const organizationId = ctx.caller.organizationId;
     const page = await pageOf(
       savedSearchesOf(ctx),
@@ -102,6 +102,7 @@ export const savedSearchQueryResolvers = {
       args.cursor ?? null,
       { list: 'saved_searches', organization: organizationId },
       ctx.services.cursors,
+      { includeTotal: args.include_total },
     );
     return { ...page, data: page.data.map(savedSearchObject) };
   },

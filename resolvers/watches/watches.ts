@@ -153,13 +153,18 @@ function oneOf<T extends string>(name: string, value: string | null | undefined,
   return value as T;
 }
 
-async function listWatches(args: { status?: string | null; watch_type?: string | null; limit?: number | null; cursor?: string | null }, ctx: RequestContext) {
+async function listWatches(
+  args: { status?: string | null; watch_type?: string | null; limit?: number | null; cursor?: string | null; include_total?: boolean | null },
+  ctx: RequestContext,
+) {
   const status = oneOf('status', args.status, WATCH_STATUSES);
   const watchType = oneOf('watch_type', args.watch_type, WATCH_TYPES);
   const organizationId = ctx.caller.organizationId;
   const filter: Filter = { organization_id: organizationId, ...(status ? { status } : {}), ...(watchType ? { watch_type: watchType } : {}) };
   const binding = { list: 'watches', organization: organizationId, status, watchType };
-  const page = await pageOf(watchesOf(ctx), filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors);
+  const page = await pageOf(watchesOf(ctx), filter, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors, {
+    includeTotal: args.include_total,
+  });
   return { ...page, data: page.data.map(watchObject) };
 }
 

@@ -16,7 +16,7 @@ import { retentionCutoff } from '../../domain/retention';
 import { parseTimestamp, truncate } from '../../domain/validation';
 import { DELIVERY_RETENTION_DAYS, newDelivery } from '../../domain/webhook-deliveries';
 import { eventObject } from '../../domain/webhook-events';
-import { pageOf } from '../accounts/pages';
+import { pageOf, paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { requireEndpoint } from './endpoints';
@@ -56,6 +56,7 @@ interface DeliveryListArgs {
   since?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 async function listDeliveries(args: DeliveryListArgs, ctx: RequestContext) {
@@ -65,10 +66,13 @@ async function listDeliveries(args: DeliveryListArgs, ctx: RequestContext) {
   const binding = { list: 'webhook_deliveries', endpoint: endpoint._id, since };
   const limit = pageLimit(args.limit);
   if (since !== null && since < retentionCutoff(ctx.services.now(), DELIVERY_RETENTION_DAYS)) {
-    return { data: [], has_more: false, pagination: { cursor: null } };
+    return { data: [], has_more: false, pagination: paginationOf(null, await totalIf(args.include_total, () => 0)) };
   }
   const filter = { endpoint_id: endpoint._id, ...(since === null ? {} : { created_at: { $gte: since } }) };
-  const page = await pageOf(deliveriesOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors, 'created_at');
+  const page = await pageOf(deliveriesOf(ctx), filter, limit, args.cursor ?? null, binding, ctx.services.cursors, {
+    orderField: 'created_at',
+    includeTotal: args.include_total,
+  });
   return { ...page, data: page.data.map(deliveryObject) };
 }
 

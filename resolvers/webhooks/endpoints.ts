@@ -130,10 +130,12 @@ async function createEndpoint(input: EndpointInput, ctx: RequestContext) {
   return { ...endpointObject(endpoint), secret };
 }
 
-async function listEndpoints(args: { limit?: number | null; cursor?: string | null }, ctx: RequestContext) {
+async function listEndpoints(args: { limit?: number | null; cursor?: string | null; include_total?: boolean | null }, ctx: RequestContext) {
   const organizationId = ctx.caller.organizationId;
   const binding = { list: 'webhook_endpoints', organization: organizationId };
-  const page = await pageOf(endpointsOf(ctx), { organization_id: organizationId }, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors);
+  const page = await pageOf(endpointsOf(ctx), { organization_id: organizationId }, pageLimit(args.limit), args.cursor ?? null, binding, ctx.services.cursors, {
+    includeTotal: args.include_total,
+  });
   return { ...page, data: page.data.map(endpointObject) };
 }
 

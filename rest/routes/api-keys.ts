@@ -8,7 +8,7 @@ import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { apiKeySchema, apiKeyWithSecretSchema } from '../schemas/api-keys';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 
 const keyIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'key_' }, required: true, description: 'API key ID (key_...).' };
 
@@ -75,7 +75,7 @@ export const apiKeyRoutes: readonly RouteDef[] = [
     pathParams: [],
     query: [
       { name: 'status', kind: { type: 'enum', values: API_KEY_STATUSES }, description: 'Keep keys in this status: active, revoked or expired.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     successStatus: 200,
     envelope: 'list',

@@ -7,7 +7,7 @@ import type { RouteDef } from '../route';
 import { attorneyClientSchema, attorneySchema } from '../schemas/parties';
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import { countryCodeParam, idParam, nameQueryParam, partyRouteBase, scopedTrademarkParams, scopedTrademarkVariables, sortParam } from './party-params';
-import { cursorParam, includeTotalParam, limitParam } from './paging-params';
+import { countedPageParams, cursorParam, includeTotalParam, limitParam } from './paging-params';
 import { TRADEMARK_SEARCH_CONTROL_PARAMS } from './trademark-params';
 
 const attorneyId = idParam('att_', 'Attorney');
@@ -104,7 +104,7 @@ export const attorneyRoutes: readonly RouteDef[] = [
     tag: 'Attorneys',
     pool: 'search',
     pathParams: [attorneyId],
-    query: [limitParam(), cursorParam],
+    query: countedPageParams,
     envelope: 'list',
     response: attorneyClientSchema,
     errors: [400, 404, 410],

@@ -15,7 +15,7 @@ import {
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { feedbackSchema } from '../schemas/feedback';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 
 const feedbackIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'fbk_' }, required: true, description: 'Feedback report ID (fbk_...).' };
 
@@ -90,7 +90,7 @@ export const feedbackRoutes: readonly RouteDef[] = [
     query: [
       { name: 'status', kind: { type: 'enum', values: FEEDBACK_STATUSES }, description: 'Keep reports in this status.' },
       { name: 'type', kind: { type: 'enum', values: FEEDBACK_TYPES }, description: 'Keep reports of this type.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     successStatus: 200,
     envelope: 'list',

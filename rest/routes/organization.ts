@@ -7,7 +7,7 @@ import { REQUEST_LOG_RETENTION_DAYS } from '../../domain/retention';
 import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { planSchema, requestLogSchema, usageSchema } from '../schemas/organization';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 
 const base = {
   kind: 'operation',
@@ -53,7 +53,7 @@ const logQuery: readonly ParamSpec[] = [
   { name: 'method', kind: { type: 'enum', values: ['GET', 'POST', 'PATCH', 'DELETE'], caseInsensitive: true }, description: 'HTTP method.' },
   { name: 'occurred_at_gte', kind: { type: 'timestamp' }, description: 'Requests received at or after this ISO 8601 timestamp.' },
   { name: 'occurred_at_lt', kind: { type: 'timestamp' }, description: 'Requests received before this ISO 8601 timestamp; must be after occurred_at_gte.' },
-  ...pageParams,
+  ...countedPageParams,
 ];
 
 export const organizationRoutes: readonly RouteDef[] = [

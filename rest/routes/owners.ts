@@ -14,7 +14,7 @@ import {
   scopedTrademarksRouteBase,
   sortParam,
 } from './party-params';
-import { cursorParam, includeTotalParam, limitParam } from './paging-params';
+import { countedPageParams, cursorParam, includeTotalParam, limitParam } from './paging-params';
 
 const ownerId = idParam('own_', 'Owner');
 
@@ -79,11 +79,7 @@ export const ownerRoutes: readonly RouteDef[] = [
     tag: 'Owners',
     pool: 'read',
     pathParams: [ownerId],
-    query: [
-      { name: 'direction', kind: { type: 'enum', values: ['parent', 'child'] }, description: 'parent or child; omit for both.' },
-      limitParam(),
-      cursorParam,
-    ],
+    query: [{ name: 'direction', kind: { type: 'enum', values: ['parent', 'child'] }, description: 'parent or child; omit for both.' }, ...countedPageParams],
     envelope: 'list',
     response: ownerRelatedSchema,
     errors: [400, 404, 410],

@@ -13,7 +13,7 @@ import type { RouteDef } from '../route';
 import { portfolioDeadlineSchema, portfolioSchema, savedSearchSchema } from '../schemas/portfolios';
 import { trademarkSearchMetaSchema, trademarkSummarySchema } from '../schemas/trademarks';
 import { deletedObjectSchema, freeObject } from '../schemas/json-schema';
-import { pageParams } from './paging-params';
+import { countedPageParams, pageParams } from './paging-params';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
 
 const portfolioIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'pf_' }, required: true, description: 'Portfolio ID (pf_...).' };
@@ -105,7 +105,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
     summary: 'List portfolios',
     description: "Your organization's portfolios, newest first.",
     pathParams: [],
-    query: pageParams,
+    query: countedPageParams,
     successStatus: 200,
     envelope: 'list',
     response: portfolioSchema,
@@ -234,7 +234,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
       { name: 'as_of_date', kind: { type: 'date' }, description: "Compute as of this date (default: today in each office's zone)." },
       { name: 'horizon_years', kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS }, description: `Years ahead to list (default 5).` },
       { name: 'include_optional', kind: { type: 'boolean' }, description: 'Include optional filings (default true).' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     successStatus: 200,
     envelope: 'list',
@@ -281,7 +281,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
     summary: 'List saved searches',
     description: "Your organization's saved searches, newest first.",
     pathParams: [],
-    query: pageParams,
+    query: countedPageParams,
     successStatus: 200,
     envelope: 'list',
     response: savedSearchSchema,

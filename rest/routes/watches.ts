@@ -13,7 +13,7 @@ import type { RouteDef } from '../route';
 import { createWatchExample } from '../schemas/examples';
 import { deletedObjectSchema } from '../schemas/json-schema';
 import { alertSchema, watchDiagnosticsSchema, watchPreviewSchema, watchQuerySchema, watchSchema } from '../schemas/watches';
-import { limitParam, pageParams } from './paging-params';
+import { countedPageParams, limitParam } from './paging-params';
 
 const watchIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'wch_' }, required: true, description: 'Watch ID (wch_...).' };
 const alertIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'alt_' }, required: true, description: 'Alert ID (alt_...).' };
@@ -36,7 +36,7 @@ const alertFilters: ParamSpec[] = [
   { name: 'trademark_id', kind: { type: 'id', prefix: 'tm_' }, description: 'Keep alerts about this mark.' },
   { name: 'created_at_gte', kind: { type: 'timestamp' }, description: 'Created at or after this instant.' },
   { name: 'created_at_lt', kind: { type: 'timestamp' }, description: 'Created before this instant.' },
-  ...pageParams,
+  ...countedPageParams,
 ];
 
 const alertTriggers =
@@ -114,7 +114,7 @@ export const watchRoutes: readonly RouteDef[] = [
     query: [
       { name: 'status', kind: { type: 'enum', values: WATCH_STATUSES }, description: 'active or paused.' },
       { name: 'watch_type', kind: { type: 'enum', values: WATCH_TYPES }, description: 'similarity, filter or trademark.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     successStatus: 200,
     envelope: 'list',

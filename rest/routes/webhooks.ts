@@ -13,7 +13,7 @@ import type { ParamSpec } from '../params';
 import type { RouteDef } from '../route';
 import { deletedObjectSchema } from '../schemas/json-schema';
 import { eventSchema, webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from '../schemas/webhooks';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 
 const endpointIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'whk_' }, required: true, description: 'Webhook endpoint ID (whk_...).' };
 const deliveryIdParam: ParamSpec = {
@@ -102,7 +102,7 @@ export const webhookRoutes: readonly RouteDef[] = [
     summary: 'List webhook endpoints',
     description: "Your organization's endpoints, newest first, secrets redacted.",
     pathParams: [],
-    query: [...pageParams],
+    query: [...countedPageParams],
     successStatus: 200,
     envelope: 'list',
     response: webhookEndpointSchema,
@@ -215,7 +215,7 @@ export const webhookRoutes: readonly RouteDef[] = [
     description:
       'Every attempt, newest first. Rows are kept 30 days; since keeps rows created at or after it, and a since older than 30 days answers an empty list (the rows are gone), not an error. Alert history beyond 30 days: GET /v1/alerts.',
     pathParams: [endpointIdParam],
-    query: [{ name: 'since', kind: { type: 'timestamp' }, description: 'Rows created at or after this instant (ISO 8601).' }, ...pageParams],
+    query: [{ name: 'since', kind: { type: 'timestamp' }, description: 'Rows created at or after this instant (ISO 8601).' }, ...countedPageParams],
     successStatus: 200,
     envelope: 'list',
     response: webhookDeliverySchema,
@@ -281,7 +281,7 @@ export const webhookRoutes: readonly RouteDef[] = [
       { name: 'type', kind: { type: 'enum', values: SUBSCRIBABLE_EVENT_TYPES }, description: 'Keep events of this type.' },
       { name: 'created_at_gte', kind: { type: 'timestamp' }, description: 'Created at or after this instant.' },
       { name: 'created_at_lt', kind: { type: 'timestamp' }, description: 'Created before this instant.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     successStatus: 200,
     envelope: 'list',
