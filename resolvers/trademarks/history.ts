@@ -7,6 +7,7 @@ import { HISTORY_SORTS } from '../../domain/contract';
 import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkEventDoc } from '../../domain/records';
+import { paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { EVENT_TYPES, eventTypeOf } from '../reference-data';
@@ -19,6 +20,7 @@ export interface HistoryArgs {
   sort?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 function eventRow(event: TrademarkEventDoc) {
@@ -50,21 +52,24 @@ export async function trademarkHistory(args: HistoryArgs, ctx: RequestContext) {
   const clauses: Filter[] = [{ trademark_id: mark._id }];
   if (args.event_type != null) clauses.push({ event_type: args.event_type });
   if (args.category != null) clauses.push({ event_type: { $in: EVENT_TYPES.filter((t) => t.category === args.category).map((t) => t.code) } });
+  const list: Filter = { $and: [...clauses] };
   const [afterDate, afterId] = position?.after ?? [];
   if (typeof afterDate === 'string' && typeof afterId === 'string') {
     const beyond = descending ? '$lt' : '$gt';
     clauses.push({ $or: [{ event_date: { [beyond]: afterDate } }, { event_date: afterDate, _id: { [beyond]: afterId } }] });
   }
   const direction = descending ? -1 : 1;
-  const rows = await ctx.services.store
-    .collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents)
-    .find({ $and: clauses }, { sort: { event_date: direction, _id: direction }, limit: limit + 1 });
+  const events = ctx.services.store.collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents);
+  const [rows, total] = await Promise.all([
+    events.find({ $and: clauses }, { sort: { event_date: direction, _id: direction }, limit: limit + 1 }),
+    totalIf(args.include_total, () => events.countDocuments(list)),
+  ]);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
   return {
     data: page.map(eventRow),
     has_more: hasMore,
-    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.event_date, last._id] }) : null },
+    pagination: paginationOf(hasMore && last ? ctx.services.cursors.encode(binding, { snapshot: 0, after: [last.event_date, last._id] }) : null, total),
   };
 }

@@ -8,6 +8,7 @@ import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type Trademark
 import { publicChange, storedFieldNames } from '../../domain/trademark-changes';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
+import { paginationOf, totalIf } from '../accounts/pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { trademarkCoverage } from './coverage';
@@ -39,6 +40,7 @@ interface ChangesArgs {
   sort?: string | null;
   limit?: number | null;
   cursor?: string | null;
+  include_total?: boolean | null;
 }
 
 /**
@@ -57,25 +59,26 @@ async function trademarkChanges(args: ChangesArgs, ctx: RequestContext) {
   const position = args.cursor ? ctx.services.cursors.decode(args.cursor, binding) : null;
   const snapshot = position?.snapshot ?? mark.version;
 
-  const versionBounds: Record<string, number> = { $lte: snapshot };
-  const after = position?.after[0];
-  if (typeof after === 'number') versionBounds[descending ? '$lt' : '$gt'] = after;
-  const filter: Filter = { trademark_id: mark._id, version: versionBounds };
+  const list: Filter = { trademark_id: mark._id, version: { $lte: snapshot } };
   if (args.changed_field) {
     const names = storedFieldNames(args.changed_field);
-    filter.changed_fields = names.length === 1 ? names[0] : { $in: names };
+    list.changed_fields = names.length === 1 ? names[0] : { $in: names };
   }
+  const after = position?.after[0];
+  const filter: Filter = typeof after === 'number' ? { $and: [list, { version: { [descending ? '$lt' : '$gt']: after } }] } : list;
 
-  const rows = await ctx.services.store
-    .collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges)
-    .find(filter, { sort: { version: descending ? -1 : 1 }, limit: limit + 1 });
+  const changes = ctx.services.store.collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges);
+  const [rows, total] = await Promise.all([
+    changes.find(filter, { sort: { version: descending ? -1 : 1 }, limit: limit + 1 }),
+    totalIf(args.include_total, () => changes.countDocuments(list)),
+  ]);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
   return {
     data: page.map((row) => ({ ...publicChange(row), object: 'trademark_change' })),
     has_more: hasMore,
-    pagination: { cursor: hasMore && last ? ctx.services.cursors.encode(binding, { snapshot, after: [last.version] }) : null },
+    pagination: paginationOf(hasMore && last ? ctx.services.cursors.encode(binding, { snapshot, after: [last.version] }) : null, total),
   };
 }
 

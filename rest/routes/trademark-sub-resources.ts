@@ -6,7 +6,7 @@ import { EVENT_CATEGORIES } from '../../resolvers/reference/queries';
 import { MAX_RELATED } from '../../resolvers/trademarks/related';
 import type { RouteDef } from '../route';
 import { relatedTrademarkSchema, trademarkCoverageSchema, trademarkEventSchema } from '../schemas/trademark-sub-resources';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 import { trademarkReadBase } from './trademarks';
 
 export const trademarkSubResourceRoutes: readonly RouteDef[] = [
@@ -28,7 +28,7 @@ export const trademarkSubResourceRoutes: readonly RouteDef[] = [
       },
       { name: 'category', kind: { type: 'enum', values: EVENT_CATEGORIES }, description: 'Only events whose type has this category.' },
       { name: 'sort', kind: { type: 'enum', values: HISTORY_SORTS }, description: '-event_date (default, newest first) or event_date.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     envelope: 'list',
     response: trademarkEventSchema,

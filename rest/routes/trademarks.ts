@@ -10,7 +10,7 @@ import { getTrademarkExample, searchTrademarksExample } from '../schemas/example
 import { arrayOf, str } from '../schemas/json-schema';
 import { trademarkChangeSchema, trademarkDetailSchema, trademarkSearchMetaSchema, trademarkSourceSchema, trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
-import { pageParams } from './paging-params';
+import { countedPageParams } from './paging-params';
 
 export const trademarkIdParam: ParamSpec = { name: 'id', kind: { type: 'id', prefix: 'tm_' }, required: true, description: 'Trademark ID (tm_...).' };
 
@@ -147,7 +147,7 @@ export const trademarkRoutes: readonly RouteDef[] = [
         description: 'Keep versions that changed this field.',
       },
       { name: 'sort', kind: { type: 'enum', values: ['-changed_at', 'changed_at'] }, description: '-changed_at (default, newest first) or changed_at.' },
-      ...pageParams,
+      ...countedPageParams,
     ],
     envelope: 'list',
     response: trademarkChangeSchema,

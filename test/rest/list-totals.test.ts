@@ -7,6 +7,7 @@
  * not a boolean is 400 naming include_total.
  */
 import { expect } from 'chai';
+import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkEventDoc } from '../../domain/records';
 import { addMark } from '../../workers/ingest/manual-marks';
 import { MarkWriter } from '../../workers/ingest/mark-writer';
 import { startTestApp, type TestApp } from '../support/harness';
@@ -45,6 +46,8 @@ const LISTS = [
   '/v1/webhooks',
   '/v1/webhooks/:id/deliveries',
   '/v1/events',
+  '/v1/trademarks/:id/changes',
+  '/v1/trademarks/:id/history',
 ];
 
 describe('REST: include_total on the lists of an organization’s own records and of one record’s rows', function () {
@@ -150,6 +153,17 @@ describe('REST: include_total on the lists of an organization’s own records an
     for (let i = 0; i < 3; i++) await ok(await send(app, 'GET', '/v1/organization/plan'));
     await app.flushRequestLogs();
     cases.push({ list: 'request logs of one route', path: '/v1/organization/logs?route=/v1/organization/plan', expected: 3 });
+
+    // A mark's change records and prosecution events, counted in the fixture's records.
+    const changes = await app.adapters.store.collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges).find({});
+    const events = await app.adapters.store.collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents).find({});
+    const countBy = (ids: string[]): Map<string, number> => ids.reduce((counts, id) => counts.set(id, (counts.get(id) ?? 0) + 1), new Map<string, number>());
+    const stageChanges = countBy(changes.filter((change) => change.changed_fields.includes('status_stage')).map((change) => change.trademark_id));
+    const [changed, stageChangeCount] = [...stageChanges].sort((a, b) => b[1] - a[1])[0]!;
+    cases.push({ list: 'trademark changes', path: `/v1/trademarks/${changed}/changes`, expected: changes.filter((c) => c.trademark_id === changed).length });
+    cases.push({ list: 'trademark changes of one field', path: `/v1/trademarks/${changed}/changes?changed_field=status_stage`, expected: stageChangeCount });
+    const [eventful, eventCount] = [...countBy(events.map((event) => event.trademark_id))].sort((a, b) => b[1] - a[1])[0]!;
+    cases.push({ list: 'trademark history', path: `/v1/trademarks/${eventful}/history`, expected: eventCount });
   });
   after(async () => app?.close());
 
