@@ -12,6 +12,7 @@ import { addMark } from '../../workers/ingest/manual-marks';
 import { MarkWriter } from '../../workers/ingest/mark-writer';
 import { startTestApp, type TestApp } from '../support/harness';
 import { fails, ok, send } from '../support/http';
+import { computedDeadlines } from '../support/mark-deadlines';
 import { attorneyClients, readCatalog } from '../support/party-expectations';
 
 interface Page<T = unknown> {
@@ -119,23 +120,13 @@ describe('REST: include_total on the lists of an organization’s own records an
     await created('/v1/portfolios', { name: 'Second' });
     await created('/v1/portfolios', { name: 'Third' });
     cases.push({ list: 'portfolios', path: '/v1/portfolios', expected: 3 });
-    let deadlines = 0;
-    for (const mark of marks) {
-      const detail = await ok<Record<string, unknown> & { status: { stage: string } }>(await send(app, 'GET', `/v1/trademarks/${mark.id}`));
-      const item = {
-        jurisdiction: detail.jurisdiction_code,
-        filing_route: detail.filing_route,
-        status: detail.status.stage,
-        filing_date: detail.filing_date,
-        registration_date: detail.registration_date,
-        expiry_date: detail.expiry_date,
-        renewal_due_date: detail.renewal_due_date,
-      };
-      const computed = await ok<{ data: Array<{ deadlines: unknown[] }> }>(
-        await send(app, 'POST', '/v1/deadlines/compute', { items: [item], as_of_date: AS_OF }),
-      );
-      deadlines += computed.data[0]?.deadlines.length ?? 0;
-    }
+    const deadlines = (
+      await computedDeadlines(
+        app,
+        marks.map((mark) => mark.id),
+        AS_OF,
+      )
+    ).length;
     expect(deadlines).to.be.at.least(2);
     cases.push({ list: 'portfolio deadlines', path: `/v1/portfolios/${portfolio.id}/deadlines?as_of_date=${AS_OF}`, expected: deadlines });
     for (const name of ['US live', 'EM live', 'Class 9']) await created('/v1/saved-searches', { name, query: { offices: ['US'], nice_classes: [9] } });

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/harness';
 import { fails, ok, send } from '../support/http';
+import { computedDeadlines } from '../support/mark-deadlines';
 
 interface Portfolio {
   id: string;
@@ -103,23 +104,11 @@ describe('portfolios and saved searches (issue 15)', function () {
           await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?as_of_date=${asOf}&limit=100`),
         )
       ).data;
-      const expected: Array<{ trademark_id: string; type: string; due_date: string }> = [];
-      for (const mark of marks.slice(0, 4)) {
-        const detail = await ok<Mark>(await send(app, 'GET', `/v1/trademarks/${mark.id}`));
-        const item = {
-          jurisdiction: detail.jurisdiction_code,
-          filing_route: detail.filing_route,
-          status: detail.status.stage,
-          filing_date: detail.filing_date,
-          registration_date: detail.registration_date,
-          expiry_date: detail.expiry_date,
-          renewal_due_date: detail.renewal_due_date,
-        };
-        const computed = await ok<{ data: Array<{ deadlines: Array<{ type: string; due_date: string }> }> }>(
-          await send(app, 'POST', '/v1/deadlines/compute', { items: [item], as_of_date: asOf }),
-        );
-        expected.push(...(computed.data[0]?.deadlines ?? []).map((deadline) => ({ trademark_id: mark.id, type: deadline.type, due_date: deadline.due_date })));
-      }
+      const expected = await computedDeadlines(
+        app,
+        marks.slice(0, 4).map((mark) => mark.id),
+        asOf,
+      );
       expect(expected.length).to.be.above(0);
       expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
       expect(rows.map((row) => row.due_date)).to.deep.equal([...rows.map((row) => row.due_date)].sort());
