@@ -135,9 +135,9 @@ export const suggestRoutes: readonly RouteDef[] = [
     summary: 'Suggest standard goods/services terms',
     description:
       'Standard terms ranked for a goods/services text, each with its Nice class and basic number. Score: 0.7 × the share of the term’s words found in the text + 0.3 × the share of the text’s words the term explains; ' +
-      'plural endings fold, a one-letter typo in a word of 5+ letters counts 0.8. Check pool; as a POST outside the search tier it counts against the writes tier. No Idempotency-Key needed.',
+      'plural endings fold, a one-letter typo in a word of 5+ letters counts 0.8. Check pool; as a suggest endpoint it counts against the search tier, like the other suggest endpoints. No Idempotency-Key needed.',
     pool: 'check',
-    tier: 'writes',
+    tier: 'search',
     idempotency: 'exempt',
     query: [],
     body: [

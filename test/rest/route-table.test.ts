@@ -32,6 +32,12 @@ describe('REST: the route table and its persisted operations', () => {
     }
   });
 
+  it('puts every suggest endpoint in the search tier (spec, Per-minute windows: "trademark search and suggest endpoints")', () => {
+    const suggest = routes.filter((route) => route.path.endsWith('/suggest'));
+    expect(suggest.length).to.be.at.least(4);
+    expect(suggest.filter((route) => route.tier !== 'search').map((route) => `${route.method} ${route.path}`)).to.deep.equal([]);
+  });
+
   it('puts no POST, PATCH or DELETE in the reads tier (spec, Per-minute windows: reads is GET, HEAD, OPTIONS; writes the other methods outside the search tier)', () => {
     const misplaced = routes.filter((route) => route.method !== 'GET' && route.tier === 'reads').map((route) => `${route.method} ${route.path}`);
     expect(misplaced).to.deep.equal([]);
