@@ -38,6 +38,8 @@ async function watchDiagnostics(id: string, ctx: RequestContext) {
         publication_date: mark.publication_date,
         opposition_window: {
           window_status: window.status,
+          trigger_event: window.trigger_event,
+          publication_date: window.publication_date,
           window_opens: window.window_opens,
           window_closes: window.window_closes,
           must_act_by: window.must_act_by,

@@ -95,6 +95,12 @@ const windowSchema = object({
   window_status: str(
     'Opposition window status as in trademark detail (the same rule choice, GET /v1/trademarks/{id} opposition_window): closed for windows closed long ago (marks published before 2024 included), open, not_started, not_published, no_rule.',
   ),
+  trigger_event: nullableStr(
+    "The trigger_event of the opposition rule the window runs from (as in trademark detail): application_publication, international_designation_publication, or registration_publication where the office's window runs from the registration's publication.",
+  ),
+  publication_date: nullableDate(
+    "The trigger publication's date the window runs from; for registration_publication it may differ from the mark's publication_date (the registration date standing in: approximate true).",
+  ),
   window_opens: nullableDate(),
   window_closes: nullableDate(),
   must_act_by: nullableDate(),

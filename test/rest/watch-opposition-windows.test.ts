@@ -75,6 +75,9 @@ describe('opposition windows in watch diagnostics and alerts', function () {
     expect(diagnostics.marks).to.have.length(1);
     expect(diagnostics.marks[0]!.opposition_window).to.deep.equal({
       window_status: 'closed',
+      // The JP rule runs from the registration's publication; the registration date stands in for it.
+      trigger_event: 'registration_publication',
+      publication_date: detail.registration_date,
       window_opens: '2016-03-12',
       window_closes: '2016-05-11',
       must_act_by: '2016-05-11',
