@@ -40,8 +40,32 @@ export interface McpEndpointOptions {
   log: (message: string, error?: unknown) => void;
 }
 
-/** A route request made in-process on behalf of `who`, spending the mcp tier. */
-export function routeCaller(app: FastifyInstance, internalCalls: InternalCalls, who: () => Promise<Authenticated>): CallRoute {
+/**
+ * The limit headers of a route's answer, which the MCP response carries too (spec: every endpoint
+ * returns them). Not Retry-After: a refused tool call is a tool error in a 200 answer, and
+ * Retry-After belongs to a 429 (its value is in the error body's retry_after).
+ */
+const LIMIT_HEADERS = [
+  'ratelimit-policy',
+  'ratelimit',
+  'x-quota-limit',
+  'x-quota-remaining',
+  'x-quota-reset',
+  'x-quota-daily-limit',
+  'x-quota-daily-remaining',
+  'x-quota-daily-reset',
+];
+
+/**
+ * A route request made in-process on behalf of `who`, spending the mcp tier. `onLimitHeaders`
+ * receives the limit headers of each answer (the HTTP endpoint puts them on its response).
+ */
+export function routeCaller(
+  app: FastifyInstance,
+  internalCalls: InternalCalls,
+  who: () => Promise<Authenticated>,
+  onLimitHeaders: (headers: Record<string, string>) => void = () => undefined,
+): CallRoute {
   return async (request) => {
     const ticket = internalCalls.issue({ ...(await who()), tier: 'mcp' });
     try {
@@ -55,6 +79,12 @@ export function routeCaller(app: FastifyInstance, internalCalls: InternalCalls, 
         },
         ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
       });
+      const limitHeaders: Record<string, string> = {};
+      for (const name of LIMIT_HEADERS) {
+        const value = response.headers[name];
+        if (typeof value === 'string' || typeof value === 'number') limitHeaders[name] = String(value);
+      }
+      onLimitHeaders(limitHeaders);
       return { status: response.statusCode, body: response.json() as unknown };
     } finally {
       internalCalls.discard(ticket);
@@ -107,7 +137,16 @@ export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): voi
     }
     const server = createMcpServer(
       options.tools,
-      routeCaller(app, options.internalCalls, async () => who),
+      // The answer is written once every tool call of the request has run (JSON responses), so the
+      // limits of the last call are still in time for its head.
+      routeCaller(
+        app,
+        options.internalCalls,
+        async () => who,
+        (headers) => {
+          if (!reply.raw.headersSent) for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+        },
+      ),
       options.version,
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -256,10 +256,14 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     // Utility pool of the pro plan (1,000 a minute, "other") and the MCP tier ceiling (1,000): one entry.
     expect(initialized.headers.get('ratelimit-policy')).to.equal('1000;w=60');
     expect(initialized.headers.get('ratelimit')).to.match(/^remaining=\d+, reset=\d+$/);
-    const called = await postMcp(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_jurisdictions', arguments: {} } }, app.keys.full);
+    const called = await postMcp(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_firms', arguments: {} } }, app.keys.full);
     expect(called.status).to.equal(200);
     expect(called.headers.get('access-control-allow-origin')).to.equal('*');
     expect(called.headers.get('request-id')).to.match(/^req_/);
+    // The route's limits: the search pool (1,000 a minute on pro) and the MCP tier (1,000), and the search quota.
+    expect(called.headers.get('ratelimit-policy')).to.equal('1000;w=60');
+    expect(called.headers.get('x-quota-limit')).to.match(/^\d+$/);
+    expect(called.headers.get('retry-after')).to.equal(null);
     expect(((await called.json()) as { result?: { isError?: boolean } }).result?.isError ?? false).to.equal(false);
   });
 
