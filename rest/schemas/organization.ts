@@ -32,8 +32,8 @@ export const usageSchema: JsonSchema = named(
       'Monthly usage per metered pool; only search and read appear.',
     ),
     rate_limits: object(
-      perPool((pool) => int(`Requests per minute on ${pool} endpoints.`), ['search', 'read', 'monitoring', 'utility', 'reference', 'check', 'image_search']),
-      'Per-minute limits of the plan by endpoint type.',
+      perPool((pool) => int(`Requests per minute on ${pool} endpoints.`), ['search', 'read', 'monitoring', 'utility', 'reference', 'check']),
+      "Per-minute limits of the plan by endpoint type: the contract's six (the image_search pool's is in GET /v1/organization/plan).",
     ),
     rate_limit: {
       ...object({ limit: int('The search per-minute limit.'), resets_at: timestamp('When the search window next has room (now when it has room).') }),

@@ -114,7 +114,8 @@ describe('organization usage, plan and logs (HTTP)', function () {
       object: 'usage',
       billing_period: { start: periodStart, end: periodEnd },
       by_endpoint_type: { search: { used: 1, limit: 2_000 }, read: { used: 4, limit: 500_000 } },
-      rate_limits: { search: 1_000, read: 10_000, monitoring: 100, utility: 1_000, reference: 1_000, check: 1_000, image_search: 100 },
+      // Spec (Usage): rate_limits maps search, read, monitoring, utility, reference, check.
+      rate_limits: { search: 1_000, read: 10_000, monitoring: 100, utility: 1_000, reference: 1_000, check: 1_000 },
       rate_limit: { limit: 1_000, resets_at: (usage.rate_limit as { resets_at: string }).resets_at },
       request_id: usage.request_id,
     });
