@@ -25,7 +25,12 @@ const deadlineItemFields: readonly ParamSpec[] = [
     required: true,
     description: 'Jurisdiction code, for example US, EU, WIPO; normalized to uppercase (EM → EU, WIPO → WO, UK → GB).',
   },
-  { name: 'filing_route', kind: { type: 'enum', values: DEADLINE_FILING_ROUTES }, description: 'national (default), regional or madrid.' },
+  {
+    name: 'filing_route',
+    kind: { type: 'enum', values: DEADLINE_FILING_ROUTES },
+    description:
+      "national (default), regional or madrid. national and regional both mean the office's own register, so either takes the rules the jurisdiction has (EU: regional); the computation's filing_route says which were used. Without a route, WO is madrid.",
+  },
   {
     name: 'status',
     kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES },
