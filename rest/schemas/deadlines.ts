@@ -62,10 +62,10 @@ export const deadlineComputationSchema: JsonSchema = named(
     {
       object: constant('deadline_computation'),
       jurisdiction_code: str('Normalized uppercase code (EM → EU, WIPO → WO, UK → GB).'),
-      filing_route: {
-        ...oneOf(DEADLINE_FILING_ROUTES),
-        description: "The rules used: the item's route, with national and regional both read as the office's own register (EU: regional).",
-      },
+      filing_route: oneOf(
+        DEADLINE_FILING_ROUTES,
+        "The rules used: the item's route, with national and regional both read as the office's own register (EU: regional).",
+      ),
       supported: bool('False when the corpus has no rules for the jurisdiction.'),
       unsupported_reason: nullableOneOf(['unsupported_jurisdiction']),
       deadlines: arrayOf(computedDeadlineSchema, 'Ordered by due_date. Empty for dead statuses (supported stays true).'),
