@@ -99,7 +99,7 @@ function parseBody(route: RouteDef, request: FastifyRequest): ParsedParams {
   if (body === undefined || body === null)
     throw new ApiError('validation_error', 'body: a JSON object is required (Content-Type: application/json)', { parameter: 'body' });
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_error', 'body: must be a JSON object', { parameter: 'body' });
-  return parseJsonParams(body as Record<string, unknown>, route.body);
+  return parseJsonParams(body as Record<string, unknown>, route.body, '', route.method === 'PATCH' ? 'refused' : 'absent');
 }
 
 /** A form field's value as its JSON body field would be: JSON when it parses (numbers, objects, arrays), else the text. */

@@ -237,8 +237,15 @@ export function parseQueryString(rawQuery: string, specs: readonly ParamSpec[]):
   return applyDefaults(specs, out);
 }
 
+/**
+ * What a JSON `null` in a field that cannot hold null means: on a create or a search, the field
+ * left out (`absent`); on a PATCH an error (`refused`), since the client would otherwise believe it
+ * had cleared the field while nothing changed.
+ */
+export type NullForNonNullable = 'absent' | 'refused';
+
 /** The JSON-body twin of `parseQueryString`: JSON types are accepted, and so are the string forms. */
-export function parseJsonParams(body: Record<string, unknown>, specs: readonly ParamSpec[], context = ''): ParsedParams {
+export function parseJsonParams(body: Record<string, unknown>, specs: readonly ParamSpec[], context = '', nulls: NullForNonNullable = 'absent'): ParsedParams {
   const byName = specIndex(specs);
   const out: ParsedParams = {};
   for (const key of Object.keys(body)) {
@@ -246,6 +253,7 @@ export function parseJsonParams(body: Record<string, unknown>, specs: readonly P
     const spec = byName.get(key);
     const name = `${context}${key}`;
     if (!spec) throw invalid(name, `is not a field of this request body (accepted: ${specs.map((s) => s.name).join(', ')})`);
+    if (value === null && !spec.nullable && nulls === 'refused') throw invalid(name, 'cannot be cleared (null); leave the field out to keep its value');
     if (value === null || value === undefined) {
       if (value === null && spec.nullable) out[key] = null;
       continue;

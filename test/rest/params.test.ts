@@ -110,6 +110,16 @@ describe('rest/params: request conventions', () => {
     rejects(() => parseJsonParams({ colour: 'red' }, specs), 'validation_error', 'colour: is not a field of this request body');
   });
 
+  it('reads null in a field that cannot hold it as the field left out, except where nulls are refused (PATCH)', () => {
+    const fields: ParamSpec[] = [
+      { name: 'url', kind: { type: 'string', maxLength: 100 }, description: '' },
+      { name: 'description', kind: { type: 'string', maxLength: 100 }, nullable: true, description: '' },
+    ];
+    expect(parseJsonParams({ url: null, description: null }, fields)).to.deep.equal({ description: null });
+    expect(parseJsonParams({ description: null }, fields, '', 'refused')).to.deep.equal({ description: null });
+    rejects(() => parseJsonParams({ url: null }, fields, '', 'refused'), 'validation_error', 'url: cannot be cleared (null)');
+  });
+
   it('parses every item of an objects parameter by its fields, naming a refused item field by its index', () => {
     const itemFields: ParamSpec[] = [
       { name: 'office', kind: { type: 'string', maxLength: 4, uppercase: true }, required: true, description: '' },

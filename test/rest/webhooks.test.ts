@@ -411,6 +411,12 @@ describe('webhooks: endpoints, signed deliveries and the event feed (issue 16)',
       );
       await fails(await send(app, 'PATCH', `/v1/webhooks/${created.id}`, { status: 'paused' }), 400, 'validation_error', 'status');
       await fails(await send(app, 'PATCH', `/v1/webhooks/${created.id}`, { url: 'gopher://x' }), 400, 'validation_error', 'url');
+      // A field that cannot be cleared: null is refused, not read as "leave it" (the client would think it changed).
+      for (const field of ['url', 'status', 'enabled_events']) {
+        const refused = await fails(await send(app, 'PATCH', `/v1/webhooks/${created.id}`, { [field]: null }), 400, 'validation_error', field);
+        expect(refused.error.detail).to.contain('cannot be cleared');
+      }
+      expect((await ok<Endpoint>(await send(app, 'GET', `/v1/webhooks/${created.id}`))).url).to.equal(`${receiver.url}/v2`);
       expect((await ok<Endpoint>(await send(app, 'GET', `/v1/webhooks/${created.id}`))).enabled_events).to.deep.equal(['watch.deleted']);
 
       // A disabled endpoint receives nothing; enabled again, it does.
