@@ -19,7 +19,7 @@ import type { DocumentStore, KeyValue } from '../datasources/ports';
 import { authenticate, authenticateOAuth, type Authenticated } from '../rest/auth';
 import { errorForResponse, sendError } from '../rest/errors';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from '../rest/internal-calls';
-import { Limiter, type LimitCharge } from '../rest/limits';
+import { LIMIT_HEADER_NAMES, Limiter, type LimitCharge } from '../rest/limits';
 import { OAUTH_METADATA_PATH } from '../rest/routes/oauth-metadata';
 import { looksLikeJwt, type AccessTokenVerifier } from './access-tokens';
 import { createMcpServer, type CallRoute } from './server';
@@ -45,16 +45,7 @@ export interface McpEndpointOptions {
  * returns them). Not Retry-After: a refused tool call is a tool error in a 200 answer, and
  * Retry-After belongs to a 429 (its value is in the error body's retry_after).
  */
-const LIMIT_HEADERS = [
-  'ratelimit-policy',
-  'ratelimit',
-  'x-quota-limit',
-  'x-quota-remaining',
-  'x-quota-reset',
-  'x-quota-daily-limit',
-  'x-quota-daily-remaining',
-  'x-quota-daily-reset',
-];
+const LIMIT_HEADERS = LIMIT_HEADER_NAMES.map((name) => name.toLowerCase());
 
 /**
  * A route request made in-process on behalf of `who`, spending the mcp tier. `onLimitHeaders`

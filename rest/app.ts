@@ -35,7 +35,7 @@ import { authenticate, requireScope } from './auth';
 import { buildEnvelope } from './envelope';
 import { answerClientError, errorForResponse, MAX_PATH_SEGMENT, sendError } from './errors';
 import { parseJsonBody } from './json-body';
-import { Limiter } from './limits';
+import { LIMIT_HEADER_NAMES, Limiter } from './limits';
 import type { Metrics } from './metrics';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls';
 import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim, type StoredResponse } from './idempotency';
@@ -83,8 +83,7 @@ const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
   'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
-  'access-control-expose-headers':
-    'Request-Id, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset, X-Quota-Daily-Limit, X-Quota-Daily-Remaining, X-Quota-Daily-Reset',
+  'access-control-expose-headers': ['Request-Id', ...LIMIT_HEADER_NAMES, 'Retry-After', 'Idempotent-Replayed'].join(', '),
   'access-control-max-age': '600',
 };
 

@@ -72,8 +72,20 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
   );
 }
 
+const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Policy', 'RateLimit'] as const;
+const QUOTA_HEADER_NAMES = [
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'X-Quota-Daily-Limit',
+  'X-Quota-Daily-Remaining',
+  'X-Quota-Daily-Reset',
+] as const;
+/** Every header the limits stage sets on an answer (Retry-After aside, which only a 429 carries). */
+export const LIMIT_HEADER_NAMES: readonly string[] = [...RATE_LIMIT_HEADER_NAMES, ...QUOTA_HEADER_NAMES];
+
 /** `RateLimit-Policy` and `RateLimit` for the plan window and the tier window, in that order. */
-export function rateLimitHeaders(windows: readonly WindowState[]): Record<string, string> {
+export function rateLimitHeaders(windows: readonly WindowState[]): Record<(typeof RATE_LIMIT_HEADER_NAMES)[number], string> {
   const limits = [...new Set(windows.map((window) => window.limit))];
   const binding = bindingWindow(windows);
   return {
@@ -91,7 +103,10 @@ export function rateLimitRefusal(windows: readonly WindowState[], labels: readon
 }
 
 /** `X-Quota-*` from the monthly and daily counters (monthly limit: the included quota). */
-export function quotaHeaders(counters: readonly CounterState[], monthlyQuota: number): Record<string, string> {
+export function quotaHeaders(
+  counters: readonly CounterState[],
+  monthlyQuota: number,
+): Record<(typeof QUOTA_HEADER_NAMES)[number], string> | Record<string, never> {
   const [monthly, daily] = counters;
   if (monthly === undefined || daily === undefined) return {};
   const dailyLimit = daily.limit ?? 0;

@@ -100,6 +100,16 @@ describe('REST: envelopes, errors, CORS, health and discovery', function () {
     expect(preflight.headers.get('access-control-allow-headers')).to.contain('Authorization');
   });
 
+  it('lets a browser read every limit header an answer carries (Access-Control-Expose-Headers)', async () => {
+    // A metered search: RateLimit-* and X-Quota-* both.
+    const response = await app.get('/v1/trademarks?q=alpha');
+    expect(response.status).to.equal(200);
+    const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
+    const limitHeaders = [...response.headers.keys()].filter((name) => name.startsWith('ratelimit') || name.startsWith('x-quota-'));
+    expect(limitHeaders).to.include.members(['ratelimit', 'ratelimit-policy', 'x-quota-limit', 'x-quota-daily-reset']);
+    expect(exposed).to.include.members([...limitHeaders, 'request-id', 'retry-after', 'idempotent-replayed']);
+  });
+
   it('serves liveness without a key', async () => {
     for (const path of ['/v1/health', '/health/live']) {
       const response = await app.get(path, null);
