@@ -13,7 +13,7 @@ import type { RequestContext } from '../context';
 import { apiKeyStatus, createApiKey, displayPrefix, generateSecret, hashApiKey, type ApiKeyStatus } from './api-keys';
 import { grantableScopes, requireScopesHeld } from './caller-scope';
 import { mergeMetadata, parseMetadata } from './metadata';
-import { pageOf } from './pages';
+import { pageOf } from '../pages';
 import { pageLimit } from '../page-limit';
 
 export const MANAGE_SCOPE = 'api-keys:manage';

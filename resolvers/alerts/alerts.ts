@@ -9,7 +9,7 @@ import { isWellFormedId } from '../../domain/ids';
 import { ALERT_STATUSES, COLLECTIONS, type AlertDoc, type AlertStatus } from '../../domain/records';
 import { publicChangedFields } from '../../domain/trademark-changes';
 import { parseId, truncate } from '../../domain/validation';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { createdAtRange, type CreatedAtArgs } from '../created-at-range';

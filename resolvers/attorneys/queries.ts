@@ -7,7 +7,7 @@ import { ATTORNEY_SORT_FIELDS } from '../../domain/contract';
 import { ATTORNEY_INDEX, TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { AttorneyDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
-import { paginationOf, totalIf } from '../accounts/pages';
+import { paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { loadPresent } from '../loaders';

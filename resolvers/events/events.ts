@@ -9,7 +9,7 @@ import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type EventDoc } from '../../domain/records';
 import { SUBSCRIBABLE_EVENT_TYPES, eventObject } from '../../domain/webhook-events';
 import type { Filter } from '../../datasources/ports';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import { createdAtRange, type CreatedAtArgs } from '../created-at-range';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';

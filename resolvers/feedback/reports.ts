@@ -7,7 +7,7 @@ import { invalid, notFound } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, FEEDBACK_STATUSES, FEEDBACK_TYPES, type FeedbackDoc } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import { pageLimit } from '../page-limit';
 import type { RequestContext } from '../context';
 import { requestSnapshot, resourceSnapshot } from './context-snapshots';

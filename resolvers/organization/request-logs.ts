@@ -10,7 +10,7 @@
 import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type RequestLogDoc } from '../../domain/records';
-import { paginationOf, totalIf } from '../accounts/pages';
+import { paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 

@@ -6,7 +6,7 @@ import { OWNER_SORT_FIELDS } from '../../domain/contract';
 import { invalid } from '../../domain/errors';
 import type { OwnerDoc, OwnerRelationship } from '../../domain/records';
 import { OWNER_INDEX } from '../../datasources/index-definitions';
-import { paginationOf, totalIf } from '../accounts/pages';
+import { paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { loadPresent } from '../loaders';

@@ -12,7 +12,7 @@ import { deadlineInputOf } from '../../domain/mark-deadlines';
 import { COLLECTIONS, type PortfolioDoc, type TrademarkDoc } from '../../domain/records';
 import { isIsoDate, parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
-import { pageOf, paginationOf, totalIf } from '../accounts/pages';
+import { pageOf, paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
 import { loadPresent } from '../loaders';

@@ -8,7 +8,7 @@ import { invalid, notFound } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, type SavedSearchDoc } from '../../domain/records';
 import { parseId } from '../../domain/validation';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import type { RequestContext } from '../context';
 import { assertResourceQuota } from '../organization/resource-quota';
 import { pageLimit } from '../page-limit';

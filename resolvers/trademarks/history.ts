@@ -7,7 +7,7 @@ import { HISTORY_SORTS } from '../../domain/contract';
 import type { Filter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { COLLECTIONS, type TrademarkEventDoc } from '../../domain/records';
-import { paginationOf, totalIf } from '../accounts/pages';
+import { paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { EVENT_TYPES, eventTypeOf } from '../reference-data';

@@ -8,7 +8,7 @@ import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type Trademark
 import { publicChange, storedFieldNames } from '../../domain/trademark-changes';
 import { parseId } from '../../domain/validation';
 import type { Filter } from '../../datasources/ports';
-import { paginationOf, totalIf } from '../accounts/pages';
+import { paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { trademarkCoverage } from './coverage';

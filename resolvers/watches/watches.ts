@@ -14,7 +14,7 @@ import { randomId } from '../../domain/ids';
 import { COLLECTIONS, WATCH_STATUSES, WATCH_TYPES, type EventDoc, type WatchDoc, type WatchQuery } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { checkWatchQuery, checkWatchType, savedSearchFilters } from './query';

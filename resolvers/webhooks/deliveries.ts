@@ -16,7 +16,7 @@ import { retentionCutoff } from '../../domain/retention';
 import { parseTimestamp, truncate } from '../../domain/validation';
 import { DELIVERY_RETENTION_DAYS, newDelivery } from '../../domain/webhook-deliveries';
 import { eventObject } from '../../domain/webhook-events';
-import { pageOf, paginationOf, totalIf } from '../accounts/pages';
+import { pageOf, paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
 import { requireEndpoint } from './endpoints';

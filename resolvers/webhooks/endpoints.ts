@@ -23,7 +23,7 @@ import { parseId, truncate } from '../../domain/validation';
 import { newEndpointDoc } from '../../domain/webhook-endpoints';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/webhook-events';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
-import { pageOf } from '../accounts/pages';
+import { pageOf } from '../pages';
 import type { RequestContext } from '../context';
 import { assertResourceQuota } from '../organization/resource-quota';
 import { pageLimit } from '../page-limit';

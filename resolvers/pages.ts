@@ -11,9 +11,9 @@
  * own records and one record's rows are counted in full, never capped, so
  * total_count_approximate is always false.
  */
-import type { Collection, Filter, StoredDocument } from '../../datasources/ports';
-import type { CursorCodec } from '../cursors';
-import type { Pagination } from '../search-page';
+import type { Collection, Filter, StoredDocument } from '../datasources/ports';
+import type { CursorCodec } from './cursors';
+import type { Pagination } from './search-page';
 
 export interface Page<T> {
   data: T[];
