@@ -201,4 +201,8 @@ export function errorBody(error: ApiError, instance: string, requestId: string):
 /** Convenience constructors for the errors raised most often. */
 export const invalid = (parameter: string, rule: string): ApiError => new ApiError('validation_error', `${parameter}: ${rule}`, { parameter });
 
-export const notFound = (what: string): ApiError => new ApiError('not_found', `${what} does not exist`);
+/** 404: `what` (e.g. "portfolio pf_…"); `parameter` names where a body or query referred to it (not for the path's own ID). */
+export const notFound = (what: string, parameter?: string): ApiError =>
+  parameter === undefined
+    ? new ApiError('not_found', `${what} does not exist`)
+    : new ApiError('not_found', `${parameter}: ${what} does not exist`, { parameter });

@@ -75,7 +75,7 @@ async function requireWatchOrDeleted(id: string, ctx: RequestContext): Promise<s
 async function requireAlert(id: string, ctx: RequestContext): Promise<AlertDoc> {
   const alertId = parseId('id', id, 'alt_');
   const alert = await alertsOf(ctx).findOne({ _id: alertId, organization_id: ctx.caller.organizationId });
-  if (!alert) throw notFound(`No alert ${alertId}.`);
+  if (!alert) throw notFound(`alert ${alertId}`);
   return alert;
 }
 

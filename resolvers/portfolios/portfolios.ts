@@ -59,7 +59,7 @@ async function existingMarkIds(raw: unknown, ctx: RequestContext, name = 'tradem
 export async function requirePortfolio(id: string, ctx: RequestContext, parameter = 'id'): Promise<PortfolioDoc> {
   const portfolioId = parseId(parameter, id, 'pf_');
   const portfolio = await portfoliosOf(ctx).findOne({ _id: portfolioId, organization_id: ctx.caller.organizationId });
-  if (!portfolio) throw notFound(`No portfolio ${portfolioId}.`);
+  if (!portfolio) throw notFound(`portfolio ${portfolioId}`, parameter === 'id' ? undefined : parameter);
   return portfolio;
 }
 

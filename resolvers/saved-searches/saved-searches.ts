@@ -35,7 +35,7 @@ function checkName(raw: unknown): string {
 export async function requireSavedSearch(id: string, ctx: RequestContext, parameter = 'id'): Promise<SavedSearchDoc> {
   const searchId = parseId(parameter, id, 'ss_');
   const search = await savedSearchesOf(ctx).findOne({ _id: searchId, organization_id: ctx.caller.organizationId });
-  if (!search) throw notFound(`No saved search ${searchId}.`);
+  if (!search) throw notFound(`saved search ${searchId}`, parameter === 'id' ? undefined : parameter);
   return search;
 }
 

@@ -12,6 +12,9 @@
  *   out while scoring, the unscored candidates count as matches: `candidacy_upper_bound`.
  * - trademark: the marks named (or the portfolio's), in the order given.
  *
+ * A portfolio or saved search the query names must be the organization's own, as on create
+ * (references.ts); a saved search's filters are the query's.
+ *
  * Budget: the services' `previewBudgetMs` (about 20 s; MARQUE_PREVIEW_BUDGET_MS). Past it before
  * any candidate is found: 504 preview_timeout. One preview per organization at a time: a second
  * concurrent one is 429 with Retry-After.
@@ -27,6 +30,7 @@ import { loadPresent } from '../loaders';
 import { pageLimit } from '../page-limit';
 import { portfolioMarksOf } from './portfolio-marks';
 import { checkWatchQuery, checkWatchType, watchSearchFilters } from './query';
+import { resolveReferences } from './references';
 
 /** Similarity candidates fetched per kind (text matches, key matches). */
 export const SIMILARITY_CANDIDATES = 2_000;
@@ -165,7 +169,7 @@ export async function matchingMarks(type: WatchDoc['watch_type'], query: WatchQu
 
 async function previewWatch(args: PreviewArgs, ctx: RequestContext) {
   const type = checkWatchType(args.watch_type);
-  const query = checkWatchQuery(type, args.query);
+  const query = await resolveReferences(checkWatchQuery(type, args.query), ctx);
   const limit = pageLimit(args.limit);
   const { kv, previewBudgetMs } = ctx.services;
   const slot = `watch-preview:${ctx.caller.organizationId}`;

@@ -17,10 +17,9 @@ import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf } from '../pages';
 import type { RequestContext } from '../context';
 import { pageLimit } from '../page-limit';
-import { checkWatchQuery, checkWatchType, savedSearchFilters } from './query';
+import { checkWatchQuery, checkWatchType } from './query';
+import { resolveReferences } from './references';
 import { assertResourceQuota } from '../organization/resource-quota';
-import { requirePortfolio } from '../portfolios/portfolios';
-import { requireSavedSearch } from '../saved-searches/saved-searches';
 
 export const WATCH_NAME_MAX_LENGTH = 200;
 /** Watches per bulk request. */
@@ -88,18 +87,6 @@ function watchEvent(watch: WatchDoc, type: string, at: string): EventDoc {
   };
 }
 
-/**
- * The records a query names must be the organization's own (404 otherwise): a trademark watch's
- * portfolio; a filter watch's saved search, whose filters the watch takes now (a later change of
- * the saved search does not change the watch; PATCH the query to take them again).
- */
-async function resolveReferences(query: WatchQuery, ctx: RequestContext, name = 'query'): Promise<WatchQuery> {
-  if (query.portfolio_id !== undefined) await requirePortfolio(query.portfolio_id, ctx, `${name}.portfolio_id`);
-  if (query.saved_search_id === undefined) return query;
-  const saved = await requireSavedSearch(query.saved_search_id, ctx, `${name}.saved_search_id`);
-  return { ...query, filters: savedSearchFilters(saved.query, `${name}.saved_search_id`) };
-}
-
 /** Stores new watches with their created events; answers them as stored (references resolved). */
 async function storeWatches(checked: readonly WatchDoc[], ctx: RequestContext): Promise<WatchDoc[]> {
   const { store } = ctx.services;
@@ -143,7 +130,7 @@ async function createWatchesBulk(args: { items: readonly WatchInput[] }, ctx: Re
 export async function requireWatch(id: string, ctx: RequestContext, parameter = 'id'): Promise<WatchDoc> {
   const watchId = parseId(parameter, id, 'wch_');
   const watch = await watchesOf(ctx).findOne({ _id: watchId, organization_id: ctx.caller.organizationId });
-  if (!watch) throw notFound(`No watch ${watchId}.`);
+  if (!watch) throw notFound(`watch ${watchId}`, parameter === 'id' ? undefined : parameter);
   return watch;
 }
 

@@ -81,7 +81,7 @@ async function requireDelivery(args: { id: string; delivery_id: string }, ctx: R
   const endpoint = await requireEndpoint(args.id, ctx);
   const deliveryId = checkDeliveryId(args.delivery_id);
   const delivery = await deliveriesOf(ctx).findOne({ _id: deliveryId, endpoint_id: endpoint._id });
-  if (!delivery) throw notFound(`No delivery ${deliveryId} of webhook endpoint ${endpoint._id}.`);
+  if (!delivery) throw notFound(`delivery ${deliveryId} of webhook endpoint ${endpoint._id}`);
   return { endpoint, delivery };
 }
 

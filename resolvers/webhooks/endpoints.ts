@@ -98,7 +98,7 @@ function checkStatus(raw: unknown): WebhookEndpointStatus {
 export async function requireEndpoint(id: string, ctx: RequestContext, parameter = 'id'): Promise<WebhookEndpointDoc> {
   const endpointId = parseId(parameter, id, 'whk_');
   const endpoint = await endpointsOf(ctx).findOne({ _id: endpointId, organization_id: ctx.caller.organizationId });
-  if (!endpoint) throw notFound(`No webhook endpoint ${endpointId}.`);
+  if (!endpoint) throw notFound(`webhook endpoint ${endpointId}`);
   return endpoint;
 }
 

@@ -442,6 +442,51 @@ describe('watches and alerts (issue 15)', function () {
       expect(countOnly).to.include({ data: null, estimated_match_count: marks });
     });
 
+    it("preview: another organization's portfolio or saved search is 404, as on create, through REST and GraphQL", async () => {
+      const [markId] = (await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({}, { limit: 1 })).map((mark) => mark._id);
+      const theirPortfolio = await ok<{ id: string }>(
+        await send(app, 'POST', '/v1/portfolios', { name: 'theirs', trademark_ids: [markId] }, app.keys.otherOrg),
+        201,
+      );
+      const theirSearch = await ok<{ id: string }>(
+        await send(app, 'POST', '/v1/saved-searches', { name: 'theirs', query: { offices: ['EM'] } }, app.keys.otherOrg),
+        201,
+      );
+      const unknownPortfolio = await send(app, 'POST', '/v1/watches/preview', { watch_type: 'trademark', query: { portfolio_id: 'pf_0000000000000000000a' } });
+      const foreignPortfolio = await send(app, 'POST', '/v1/watches/preview', { watch_type: 'trademark', query: { portfolio_id: theirPortfolio.id } });
+      const unknownBody = await fails(unknownPortfolio, 404, 'not_found', 'query.portfolio_id');
+      const foreignBody = await fails(foreignPortfolio, 404, 'not_found', 'query.portfolio_id');
+      // Indistinguishable from an ID that does not exist (the ID itself aside).
+      expect(foreignBody.error.title).to.equal(unknownBody.error.title);
+      await fails(
+        await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query: { saved_search_id: theirSearch.id }, count_only: true }),
+        404,
+        'not_found',
+        'query.saved_search_id',
+      );
+      const graphql = await fetch(`${app.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ previewWatch(watch_type: "trademark", query: { portfolio_id: "${theirPortfolio.id}" }) { estimated_match_count } }`,
+        }),
+      });
+      expect(graphql.status).to.equal(404);
+      expect(JSON.stringify(await graphql.json())).not.to.contain(markId);
+    });
+
+    it("preview: a saved search's filters are the query's, as on create", async () => {
+      await app.indexer.catchUp();
+      const saved = await ok<{ id: string }>(await send(app, 'POST', '/v1/saved-searches', { name: 'EU marks', query: { offices: ['EM'] } }), 201);
+      const euMarks = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).countDocuments({ office_code: 'EM' });
+      const all = await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).countDocuments({});
+      expect(euMarks).to.be.greaterThan(0).and.lessThan(all);
+      const preview = await ok<{ estimated_match_count: number }>(
+        await send(app, 'POST', '/v1/watches/preview', { watch_type: 'filter', query: { saved_search_id: saved.id }, count_only: true }),
+      );
+      expect(preview.estimated_match_count).to.equal(euMarks);
+    });
+
     it('preview: 504 preview_timeout when the budget ends first; 429 with Retry-After for a second concurrent preview', async () => {
       const tiny = await startTestApp({ marks: 200, previewBudgetMs: 0 });
       try {
