@@ -292,7 +292,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               metrics?.refused(route.pool, limits.refusal.type);
               throw limits.refusal;
             }
-            const begun = await idempotency.begin(route, request.url, caller.organizationId, request.headers['idempotency-key'], request.body);
+            const begun = await idempotency.begin(route, request.url, caller, request.headers['idempotency-key'], request.body);
             if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
             claim = begun?.claim ?? null;
           }

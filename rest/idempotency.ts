@@ -5,9 +5,11 @@
  *   authenticated route, exempt or not; a missing key is 400 where the route requires one
  *   (`route.idempotency === 'required'`: PATCH, DELETE, non-exempt POST).
  * - Keys are scoped to the organization. The first request claims the key (KeyValue
- *   beginIdempotent, atomic on every adapter); the request's fingerprint is method + route path
- *   template + canonical JSON body, so the same key on another route or with another body is a
- *   different request.
+ *   beginIdempotent, atomic on every adapter); the request's fingerprint is the calling key (its
+ *   ID and scopes) + method + request target (path with IDs, and query) + canonical JSON body, so
+ *   the same key on another resource, with another body or from another API key is a different
+ *   request (409). A replay thus never hands one key what another key's request answered, such
+ *   as the secret of a key it could not have created itself.
  * - A replay with the same fingerprint gets the first response back: status, body (with its
  *   original request_id) and the headers that belong to the result (Content-Type, Location), plus
  *   `Idempotent-Replayed: true`. The exchange's own headers (Request-Id, RateLimit-*, X-Quota-*)
@@ -27,6 +29,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import type { DocumentStore, IdempotencyBegin, KeyValue } from '../datasources/ports';
 import { ApiError, invalid } from '../domain/errors';
 import { COLLECTIONS, type IdempotencyReceiptDoc } from '../domain/records';
+import type { Caller } from '../resolvers/context';
 import type { RouteDef } from './route';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -78,14 +81,16 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * What a key stands for: the method, the request target as sent (path with its IDs, and query)
- * and the body. The same key on another resource (`DELETE /v1/portfolios/pf_b` after
+ * What a key stands for: who sent it, the method, the request target as sent (path with its IDs,
+ * and query) and the body. The same key on another resource (`DELETE /v1/portfolios/pf_b` after
  * `…/pf_a`) is another request, so it is refused as a conflict rather than answered with the
- * first resource's result.
+ * first resource's result; so is the same request from another API key, or from the same key
+ * after its scopes changed (rotation keeps a key's ID, so a retry with the new secret replays).
  */
-export function requestFingerprint(method: string, target: string, body: unknown): string {
+export function requestFingerprint(sender: Pick<Caller, 'apiKeyId' | 'scopes'>, method: string, target: string, body: unknown): string {
+  const who = `${sender.apiKeyId ?? 'token'} ${[...sender.scopes].sort().join(',')}`;
   return createHash('sha256')
-    .update(`${method} ${target}\n${canonicalJson(body)}`)
+    .update(`${who}\n${method} ${target}\n${canonicalJson(body)}`)
     .digest('base64url');
 }
 
@@ -106,7 +111,7 @@ export type IdempotencyOutcome = { kind: 'run' } | { kind: 'replay'; sealed: str
 export function interpretBegin(begin: IdempotencyBegin, fingerprint: string): IdempotencyOutcome {
   if (begin.state === 'started') return { kind: 'run' };
   if (begin.fingerprint !== fingerprint) {
-    throw new ApiError('conflict', `${IDEMPOTENCY_HEADER} was already used for a different request (another body, method or endpoint); use a new key`);
+    throw new ApiError('conflict', `${IDEMPOTENCY_HEADER} was already used for a different request (another body, method, endpoint or API key); use a new key`);
   }
   if (begin.state === 'in_flight') {
     throw new ApiError('idempotency_processing', `the first request with this ${IDEMPOTENCY_HEADER} is still running; retry shortly`, {}, 1);
@@ -185,13 +190,16 @@ export class IdempotencyStage {
     route: RouteDef,
     /** The request target as sent: path and query. */
     target: string,
-    organizationId: string,
+    caller: Caller,
     header: string | string[] | undefined,
     body: unknown,
   ): Promise<{ claim: IdempotencyClaim } | { replay: StoredResponse } | null> {
     const key = idempotencyKeyFor(route, header);
     if (key === null) return null;
-    const claim: IdempotencyClaim = { storageKey: idempotencyStorageKey(organizationId, key), fingerprint: requestFingerprint(route.method, target, body) };
+    const claim: IdempotencyClaim = {
+      storageKey: idempotencyStorageKey(caller.organizationId, key),
+      fingerprint: requestFingerprint(caller, route.method, target, body),
+    };
     let outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
     if (outcome.kind === 'run' && route.idempotency === 'required') {
       const receipt = await this.receipts.findOne({ _id: claim.storageKey, expires_at: { $gt: new Date(this.clock()).toISOString() } });

@@ -35,7 +35,7 @@ Conventions (every endpoint):
 - Every response carries \`request_id\` (also in the \`Request-Id\` header). Lists: \`object: list\`, \`data\`, \`has_more\`, \`pagination.cursor\` (null on the last page).
 - Cursors are opaque, signed, bound to the query, sort and filters, valid 24 hours (then 400 cursor_expired), and pin the result set: rows inserted after the first page never appear in later pages; deleted rows are skipped, so a page may hold fewer than \`limit\` rows.
 - Errors: \`{error: {type, title, status, detail, instance, suggestion, retryable, retry_after}, request_id}\`; \`detail\` names the parameter and the rule.
-- Writes (PATCH, DELETE and POSTs that store something) need an \`Idempotency-Key\` header; replaying it returns the first answer with \`Idempotent-Replayed: true\`.
+- Writes (PATCH, DELETE and POSTs that store something) need an \`Idempotency-Key\` header; replaying it from the same API key returns the first answer with \`Idempotent-Replayed: true\`; the same key with another body, on another resource or from another API key is 409 \`conflict\`.
 - CORS is open (\`Access-Control-Allow-Origin: *\`); credentials are read only from the Authorization header.
 - Support: report a problem with POST /v1/feedback (any valid key; never billed).
 `.trim();

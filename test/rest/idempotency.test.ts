@@ -49,13 +49,16 @@ describe('idempotency: pure rules', () => {
     expect(canonicalJson(undefined)).to.equal('null');
   });
 
-  it('fingerprints method, request target (path with its IDs, and query) and body', () => {
-    const base = requestFingerprint('POST', '/v1/x', { a: 1 });
-    expect(requestFingerprint('POST', '/v1/x', { a: 1 })).to.equal(base);
-    expect(requestFingerprint('PATCH', '/v1/x', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint('POST', '/v1/y', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint('POST', '/v1/x?dry_run=true', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint('POST', '/v1/x', { a: 2 })).not.to.equal(base);
+  it('fingerprints the sending key (ID and scopes), method, request target (path with its IDs, and query) and body', () => {
+    const key = { apiKeyId: 'key_a', scopes: new Set(['a', 'b']) };
+    const base = requestFingerprint(key, 'POST', '/v1/x', { a: 1 });
+    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['b', 'a']) }, 'POST', '/v1/x', { a: 1 })).to.equal(base);
+    expect(requestFingerprint(key, 'PATCH', '/v1/x', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/y', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/x?dry_run=true', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 2 })).not.to.equal(base);
+    expect(requestFingerprint({ apiKeyId: 'key_b', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
+    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['a']) }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
   });
 
   it('maps a claim attempt to run, replay, conflict or processing', () => {
@@ -288,6 +291,31 @@ describe('idempotent writes of the real API: atomic with the write, sealed at re
     await fails(await send(app, 'GET', `/v1/portfolios/${first.id}`), 404, 'not_found');
     // The same request again is still a replay.
     expect((await remove(first.id)).headers.get('idempotent-replayed')).to.equal('true');
+  });
+
+  it("another API key of the organization gets 409, not a replay of the first key's answer: no secret of a key it could not create or rotate", async () => {
+    const manager = await ok<{ id: string; secret: string }>(
+      await send(app, 'POST', '/v1/organization/api-keys', { name: 'manager', scopes: ['api-keys:manage'] }, undefined, { 'idempotency-key': 'mk-manager' }),
+      201,
+    );
+    const broad = { name: 'ops', scopes: ['portfolios:manage', 'billing:read'] };
+    const created = await ok<{ id: string; secret: string }>(
+      await send(app, 'POST', '/v1/organization/api-keys', broad, undefined, { 'idempotency-key': 'mk-ops' }),
+      201,
+    );
+    // The contract: "A caller cannot grant scopes its own key does not hold"; the secret is returned only at creation.
+    const sameKeyOtherSender = await send(app, 'POST', '/v1/organization/api-keys', broad, manager.secret, { 'idempotency-key': 'mk-ops' });
+    const refused = await fails(sameKeyOtherSender, 409, 'conflict', 'API key');
+    expect(JSON.stringify(refused)).not.to.contain(created.secret);
+    await send(app, 'POST', `/v1/organization/api-keys/${created.id}/rotate`, undefined, undefined, { 'idempotency-key': 'rotate-ops' });
+    const rotateReplay = await send(app, 'POST', `/v1/organization/api-keys/${created.id}/rotate`, undefined, manager.secret, {
+      'idempotency-key': 'rotate-ops',
+    });
+    await fails(rotateReplay, 409, 'conflict');
+    // The sending key itself still gets its replay.
+    const again = await send(app, 'POST', '/v1/organization/api-keys', broad, undefined, { 'idempotency-key': 'mk-ops' });
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await ok<{ secret: string }>(again, 201)).to.include({ secret: created.secret });
   });
 
   it('keeps no replayable secret readable in the KeyValue or the store (finding 9)', async () => {
