@@ -4,8 +4,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DocumentStore } from '../../datasources/ports';
+import { ApiError } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { COLLECTIONS, type ApiKeyDoc } from '../../domain/records';
+import { effectiveScopes } from '../../domain/scopes';
 
 /** `mq_` followed by 48 lowercase hexadecimal characters. */
 export const API_KEY_PATTERN = /^mq_[0-9a-f]{48}$/;
@@ -93,4 +95,32 @@ export function unusableReason(key: ApiKeyDoc, now: Date): string | null {
   if (key.revoked_at !== null) return 'the API key was revoked';
   if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) return 'the API key has expired';
   return null;
+}
+
+/**
+ * For an answer that outlives its request (the alertCreated subscription): a check to run before
+ * each thing it sends, that the calling key still stands as it did when the answer began: not
+ * revoked, expired or rotated (a rotation invalidates the old secret at once), its scopes not
+ * narrowed. Callers without a key (OAuth tokens) have nothing to re-read.
+ */
+export async function keyStillStanding(
+  store: DocumentStore,
+  caller: { apiKeyId: string | null; scopes: ReadonlySet<string> },
+  now: () => Date,
+): Promise<() => Promise<void>> {
+  const { apiKeyId } = caller;
+  if (apiKeyId === null) return async () => {};
+  const keys = store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys);
+  const initialHash = (await keys.findOne({ _id: apiKeyId }))?.secret_hash;
+  return async () => {
+    const key = await keys.findOne({ _id: apiKeyId });
+    const held = key === null ? new Set<string>() : effectiveScopes(key.scopes);
+    const reason =
+      key === null || initialHash === undefined
+        ? 'the API key no longer exists'
+        : (unusableReason(key, now()) ??
+          (key.secret_hash !== initialHash ? 'the API key was rotated' : null) ??
+          ([...caller.scopes].some((scope) => !held.has(scope)) ? "the API key's scopes were narrowed" : null));
+    if (reason !== null) throw new ApiError('unauthorized', `${reason}; the subscription has ended (subscribe again with a valid key)`);
+  };
 }

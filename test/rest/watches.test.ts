@@ -587,6 +587,61 @@ describe('the alertCreated subscription (server-sent events)', function () {
     expect(await otherReceived).to.equal(null);
     mine.abort();
   });
+
+  /** Everything a subscription stream sends until the server ends it (or `signal` aborts it). */
+  async function streamText(key: string, signal: AbortSignal): Promise<string> {
+    const response = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { alertCreated { id trademark_id } }' }),
+      signal,
+    });
+    expect(response.status).to.equal(200);
+    try {
+      return await response.text();
+    } catch (error) {
+      if (signal.aborted) return '(aborted)';
+      throw error;
+    }
+  }
+
+  for (const [change, act] of [
+    ['revoked', (id: string) => send(app, 'DELETE', `/v1/organization/api-keys/${id}`)],
+    ['rotated', (id: string) => send(app, 'POST', `/v1/organization/api-keys/${id}/rotate`)],
+  ] as const) {
+    it(`a key ${change} while its stream is open gets no further alert: the stream ends with unauthorized`, async () => {
+      const key = await ok<{ id: string; secret: string }>(
+        await send(app, 'POST', '/v1/organization/api-keys', { name: `streaming ${change}`, scopes: ['trademarks:read', 'portfolios:manage'] }),
+        201,
+      );
+      const watch = await ok<Watch>(await send(app, 'POST', '/v1/watches', { watch_type: 'filter', query: { filters: { offices: ['sg'] } } }), 201);
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), 20_000);
+      const text = streamText(key.secret, stop.signal);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await act(key.id)).status).to.be.within(200, 299);
+      const writer = new MarkWriter(app.adapters.store);
+      const { trademark_id } = await addMark(app.adapters.store, writer, {
+        markText: `Merlion ${change}`,
+        officeCode: 'SG',
+        classes: [9],
+        ownerName: null,
+        status: 'pending',
+        today: today(),
+      });
+      await app.server.watchEvaluator.catchUp();
+      // The alert exists for the organization…
+      const stored = await ok<List<Alert>>(await send(app, 'GET', `/v1/watches/${watch.id}/alerts`));
+      expect(stored.data.map((alert) => alert.trademark_id)).to.include(trademark_id);
+      // …but the stream of the key that no longer stands ends without it.
+      const sent = await text;
+      clearTimeout(timer);
+      expect(sent).not.to.equal('(aborted)');
+      expect(sent).not.to.contain(trademark_id);
+      expect(sent).to.contain(`the API key was ${change}`);
+      await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+  }
 });
 
 describe('trademark watches: a renewal window opening (time, not a change)', function () {
