@@ -6,9 +6,9 @@
  * The caller is authenticated once per HTTP request; each tool call is then its route's request
  * made in-process (`app.inject`) on that caller's behalf through an internal-call ticket
  * (rest/internal-calls.ts), spending the `mcp` transport tier and the route's own pool, quota and
- * scope, and logged like any request (OAuth sessions without an API key id). Every other POST
- * (the handshake: initialize, notifications, tools/list, ping) spends the `mcp` tier and the
- * utility pool itself (spec, Limits: "MCP handshake paths are `utility`"; the MCP tier covers
+ * scope, and logged like any request (OAuth sessions without an API key id). Every other message
+ * (the handshake: initialize, notifications, tools/list, ping; a call of an unknown tool) spends
+ * one unit of the `mcp` tier and the utility pool itself, each message of a batch alike (spec, Limits: "MCP handshake paths are `utility`"; the MCP tier covers
  * "`/mcp` endpoints") and answers with the rate-limit headers. The organization is always the
  * credential's: no tool argument names one.
  */
@@ -102,22 +102,34 @@ async function authenticateMcp(options: McpEndpointOptions, authorization: strin
 
 const HANDSHAKE_CHARGE: LimitCharge = { pool: 'utility', tier: 'mcp' };
 
-/** Whether a POST's JSON-RPC message (or batch) calls a tool: those are charged by their routes. */
-function callsATool(body: unknown): boolean {
+/**
+ * How many of a POST's JSON-RPC messages (one, or a batch) no route charges: every message but a
+ * call of a known tool (those spend their route's limits). Each one is a handshake unit, so a
+ * batch costs what its messages would cost sent one by one, and a call of an unknown tool is
+ * charged too.
+ */
+function handshakeUnits(body: unknown, toolNames: ReadonlySet<string>): number {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call');
+  const routed = messages.filter((message) => {
+    if (typeof message !== 'object' || message === null) return false;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    return method === 'tools/call' && typeof params === 'object' && params !== null && typeof params.name === 'string' && toolNames.has(params.name);
+  });
+  return messages.length - routed.length;
 }
 
 export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): void {
   const challenge = () => `Bearer resource_metadata="${options.publicUrl()}${OAUTH_METADATA_PATH}"`;
   const limiter = new Limiter(options.kv);
+  const toolNames = new Set(options.tools.map((tool) => tool.name));
 
   app.post('/mcp', async (request, reply) => {
     let who: Authenticated;
     try {
       who = await authenticateMcp(options, request.headers.authorization);
-      if (!callsATool(request.body)) {
-        const limits = await limiter.admit(HANDSHAKE_CHARGE, who.organization);
+      const units = handshakeUnits(request.body, toolNames);
+      if (units > 0) {
+        const limits = await limiter.admit({ ...HANDSHAKE_CHARGE, units }, who.organization);
         reply.headers(limits.headers);
         if (limits.refusal) throw limits.refusal;
       }

@@ -424,6 +424,31 @@ describe('mcp: the handshake in the utility pool', function () {
     expect(error).to.include({ type: 'rate_limited', status: 429 });
     expect(error.detail).to.contain('utility limit');
   });
+
+  const tooling = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+  const listing = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+  it('every message of a batch is charged, a tool call among them or not: three tools/list in one POST are refused like three POSTs', async () => {
+    const fresh = await startTestApp({ marks: 5, organization: { limitsOverride: { per_minute: { utility: 2 } } } });
+    try {
+      const refused = await postMcp(fresh, [tooling(1, 'list_offices'), listing(2), listing(3), listing(4)], fresh.keys.full);
+      expect(refused.status).to.equal(429);
+      expect(((await refused.json()) as ErrorEnvelope).error.detail).to.contain('utility limit');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a call of an unknown tool reaches no route and is charged as a handshake message', async () => {
+    const fresh = await startTestApp({ marks: 5, organization: { limitsOverride: { per_minute: { utility: 2 } } } });
+    try {
+      // Two units: the unknown tool's call and the listing.
+      expect((await postMcp(fresh, [tooling(1, 'no_such_tool'), listing(2)], fresh.keys.full)).status).to.equal(200);
+      expect((await postMcp(fresh, tooling(3, 'no_such_tool'), fresh.keys.full)).status).to.equal(429);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe('mcp: marque mcp over stdio (issue 17)', function () {
