@@ -1,9 +1,11 @@
 /**
  * `/graphql`: the internal schema for the dashboard, served by graphql-yoga, through the same
- * stages as a REST route. In order: **request id** (the app's onRequest hook); graphql-yoga reads
- * the request (GET or POST; batched bodies are 400, mutations over GET 405) and parses it with at
+ * stages as a REST route. In order: **request id** (the app's onRequest hook); **authenticate**
+ * (as for REST, before anything reads the query, so that nothing about the schema, not even a
+ * validation error's "Did you mean …", reaches a caller without a key); graphql-yoga reads the
+ * request (GET or POST; batched bodies are 400, mutations over GET 405) and parses it with at
  * most MAX_TOKENS tokens; the validation rules refuse more than MAX_DEPTH levels, MAX_ALIASES
- * aliases or MAX_DIRECTIVES directives; **authenticate** (building the context, as for REST);
+ * aliases or MAX_DIRECTIVES directives;
  * **authorize** and **limits** (`useGate`: each root field's scope, the cost, each pool charged);
  * execute; the result gets `extensions.request_id`, and one larger than MAX_RESPONSE_BYTES is
  * replaced by an error; **meter** (the app's onResponse hook). Limits are in rest/graphql/limits.ts.
@@ -24,7 +26,7 @@ import { ApiError } from '../../domain/errors';
 import { createRequestContext, type Services } from '../../resolvers/context';
 import type { OperationRegistry } from '../../resolvers/engine';
 import { rootFieldPolicies } from '../../resolvers/index';
-import { authenticate } from '../auth';
+import { authenticate, type Authenticated } from '../auth';
 import { errorForResponse } from '../errors';
 import { Limiter } from '../limits';
 import { openExchange } from '../metering';
@@ -37,6 +39,13 @@ import { MAX_ALIASES, MAX_DEPTH, MAX_DIRECTIVES, MAX_RESPONSE_BYTES, MAX_TOKENS 
 interface ServerContext {
   req: FastifyRequest;
   reply: FastifyReply;
+  /** The caller, authenticated before graphql-yoga reads the request; null only for the GraphiQL page. */
+  authenticated: Authenticated | null;
+}
+
+/** graphql-yoga answers a GET asking for HTML with the GraphiQL page, which holds no data. */
+function asksForGraphiql(request: FastifyRequest): boolean {
+  return request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
 }
 
 export interface GraphqlDeps {
@@ -89,15 +98,19 @@ export function mountGraphql(app: FastifyInstance, deps: GraphqlDeps): void {
       useResultRecord(log),
     ],
     maskedErrors: { maskError: (error) => maskGraphqlError(error, log) },
-    context: async ({ req, reply }): Promise<GraphqlContext> => {
-      const { caller, organization } = await authenticate(services.store, req.headers.authorization, services.now());
-      req.exchange = openExchange(req.requestId, caller, GRAPHQL_PATH, req.method);
+    context: async ({ reply, authenticated }): Promise<GraphqlContext> => {
+      if (authenticated === null) throw new ApiError('unauthorized', 'Authorization header missing; send "Authorization: Bearer <API key>"');
+      const { caller, organization } = authenticated;
       return { ...createRequestContext(services, caller), organization, setHeaders: (headers) => void reply.headers(headers) };
     },
   });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply });
+    // Before graphql-yoga parses and validates: a validation error's "Did you mean …" must not
+    // describe the schema to a caller without a key.
+    const authenticated = asksForGraphiql(request) ? null : await authenticate(services.store, request.headers.authorization, services.now());
+    if (authenticated !== null) request.exchange = openExchange(request.requestId, authenticated.caller, GRAPHQL_PATH, request.method);
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply, authenticated });
     response.headers.forEach((value, key) => void reply.header(key, value));
     // A subscription streams its events as they come (each one small): no buffering, no size cap.
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body) {

@@ -117,6 +117,20 @@ describe('/graphql: one guarded path', function () {
     expect(allowed.body.data).to.deep.equal({ __schema: { queryType: { name: 'Query' } } });
   });
 
+  it('tells a caller without a valid key nothing about the schema: 401 before validation, no "Did you mean"', async () => {
+    for (const key of [null, `mq_${'0'.repeat(48)}`]) {
+      for (const query of ['mutation { createApiKe }', '{ apiKey(id: "key_x") { secre } }']) {
+        const answer = await graphql(app, { query }, key);
+        const error = refusal(answer, 401, 'unauthorized');
+        expect(JSON.stringify(answer.body)).not.to.match(/Did you mean|createApiKey|secret"/);
+        expect(error.message).to.match(/API key|Authorization/);
+      }
+    }
+    // With a key, the suggestions help whoever writes the query.
+    const withKey = refusal(await graphql(app, { query: 'mutation { createApiKe }' }), 400, 'validation_error');
+    expect(withKey.message).to.contain('Did you mean');
+  });
+
   it('refuses oversized documents before executing them, with the limit named (findings 3 and 4)', async () => {
     const aliases = (count: number, field: string) => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ');
     // 1,000 and 6,000 aliases (through one fragment): too many tokens to parse.
