@@ -14,7 +14,8 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../domain/errors';
+import { ApiError, errorBody } from '../domain/errors';
+import { newRequestId } from '../rest/app';
 import type { DocumentStore, KeyValue } from '../datasources/ports';
 import { authenticate, authenticateOAuth, type Authenticated } from '../rest/auth';
 import { errorForResponse, sendError } from '../rest/errors';
@@ -58,7 +59,15 @@ export function routeCaller(
   onLimitHeaders: (headers: Record<string, string>) => void = () => undefined,
 ): CallRoute {
   return async (request) => {
-    const ticket = internalCalls.issue({ ...(await who()), tier: 'mcp' });
+    let caller: Authenticated;
+    try {
+      caller = await who();
+    } catch (error) {
+      // A key revoked during a stdio session: the call's answer is the 401 a REST client gets, as a tool error.
+      if (!(error instanceof ApiError)) throw error;
+      return { status: error.status, body: errorBody(error, request.url.split('?')[0] ?? request.url, newRequestId()) };
+    }
+    const ticket = internalCalls.issue({ ...caller, tier: 'mcp' });
     try {
       const response = await app.inject({
         method: request.method,

@@ -7,7 +7,8 @@
  * session continues.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import { ApiError, errorBody } from '../domain/errors';
 import { newRequestId } from '../rest/app';
 import { toolRequest, type ToolDefinition, type ToolRequest } from './tools';
@@ -34,6 +35,23 @@ function redactSecrets(body: unknown): unknown {
   return { ...body, secret: '[redacted: signing secrets are not shown to tools; rotate the secret through the REST API to read a new one]' };
 }
 
+/**
+ * The SDK checks a request against these schemas before any handler runs, and reports a mismatch
+ * (`"arguments": "x"`, a numeric cursor) as -32603, JSON-RPC's internal error. With `params`
+ * taken as anything here, the mismatch reaches the SDK's own tools/call check, or ours for
+ * tools/list, which answer -32602 invalid params, as a client's mistake.
+ */
+const AnyParamsCallTool = CallToolRequestSchema.extend({ params: z.unknown().optional() });
+const AnyParamsListTools = ListToolsRequestSchema.extend({ params: z.unknown().optional() });
+
+function checkListParams(params: unknown): void {
+  if (params === undefined) return;
+  const parsed = ListToolsRequestSchema.shape.params.safeParse(params);
+  if (!parsed.success) {
+    throw new McpError(ErrorCode.InvalidParams, `tools/list: params must be an object whose cursor, if any, is a string (${z.prettifyError(parsed.error)})`);
+  }
+}
+
 function errorResult(body: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
@@ -49,8 +67,13 @@ export function createMcpServer(tools: readonly ToolDefinition[], callRoute: Cal
     annotations: tool.annotations,
   }));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(AnyParamsListTools, async (request) => {
+    checkListParams(request.params);
+    return { tools: listed };
+  });
+  server.setRequestHandler(AnyParamsCallTool, async (anyRequest): Promise<CallToolResult> => {
+    // The SDK's own tools/call check has passed by now (Server.setRequestHandler wraps this handler).
+    const request = CallToolRequestSchema.parse(anyRequest);
     const tool = byName.get(request.params.name);
     if (tool === undefined) {
       const unknown = new ApiError('not_found', `no tool ${request.params.name}; tools/list names them all`);

@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../domain/errors';
+import { IDEMPOTENCY_KEY_PATTERN } from '../rest/idempotency';
 import { bodySchema } from '../rest/openapi';
-import type { ParamSpec } from '../rest/params';
+import { parseJsonParams, type ParamSpec } from '../rest/params';
 import type { RouteDef } from '../rest/route';
 import type { JsonSchema } from '../rest/schemas/json-schema';
 import { successSchema } from '../rest/serialize';
@@ -45,7 +46,7 @@ const OUTBOUND_ROUTES = new Set(['sendWebhookTest', 'redeliverWebhook']);
 
 const idempotencyArgument: ParamSpec = {
   name: IDEMPOTENCY_ARGUMENT,
-  kind: { type: 'string', maxLength: 255 },
+  kind: { type: 'string', maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN, patternRule: 'must be 1 to 255 characters of A-Z, a-z, 0-9, _ and -' },
   description:
     'Optional. The same key within 24 hours replays the first answer instead of acting twice (send it again when a call timed out). A fresh key is used when omitted.',
 };
@@ -104,6 +105,20 @@ function queryText(value: unknown): string {
 }
 
 /**
+ * Checks the arguments that do not travel as JSON (path, query, idempotency key) by their specs
+ * before they become text, so that `{"q": {"a": 1}}` is refused by name rather than searched for
+ * as "[object Object]", and an `id` of ".." is refused rather than read as a dot segment of the
+ * path (which would reach another route). Body arguments are the route's own JSON checks.
+ */
+function checkTextArguments(args: Record<string, unknown>, specs: readonly ParamSpec[]): void {
+  const declared = new Map(specs.map((spec) => [spec.name, spec]));
+  for (const [name, value] of Object.entries(args)) {
+    const spec = declared.get(name);
+    if (spec !== undefined) parseJsonParams({ [name]: value }, [spec]);
+  }
+}
+
+/**
  * The request a call with `args` makes: path parameters into the path, query parameters into the
  * query string, body parameters into the JSON body. Arguments the tool does not declare are sent as
  * query parameters, so the route refuses them by name as it refuses any unknown parameter.
@@ -112,11 +127,12 @@ export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>)
   const { route } = tool;
   const pathNames = new Set(route.pathParams.map((spec) => spec.name));
   const bodyNames = new Set((route.body ?? []).map((spec) => spec.name));
+  checkTextArguments(args, [...route.pathParams, ...route.query, ...(route.idempotency === 'required' ? [idempotencyArgument] : [])]);
   let path = route.path;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || name === IDEMPOTENCY_ARGUMENT) continue;
+    if (value === undefined || value === null || name === IDEMPOTENCY_ARGUMENT) continue;
     if (pathNames.has(name)) path = path.replace(`:${name}`, encodeURIComponent(String(value)));
     else if (bodyNames.has(name)) body[name] = value;
     else query.set(name, queryText(value));
@@ -129,6 +145,6 @@ export function toolRequest(tool: ToolDefinition, args: Record<string, unknown>)
     method: route.method,
     url: search === '' ? path : `${path}?${search}`,
     body: route.body ? body : undefined,
-    idempotencyKey: route.idempotency === 'required' ? (typeof key === 'string' && key !== '' ? key : `mcp-${randomUUID()}`) : undefined,
+    idempotencyKey: route.idempotency === 'required' ? (typeof key === 'string' ? key : `mcp-${randomUUID()}`) : undefined,
   };
 }

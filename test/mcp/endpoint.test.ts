@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeAdapters, openAdapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
-import { COLLECTIONS, type RequestLogDoc, type TrademarkDoc } from '../../domain/records';
+import { COLLECTIONS, type ApiKeyDoc, type RequestLogDoc, type TrademarkDoc } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
@@ -26,7 +26,7 @@ import { JwksServer, signingKey, type SigningKey } from '../support/jwks-server'
 import { MARQUE } from '../support/serve-process';
 
 interface ErrorEnvelope {
-  error: { type: string; status: number; detail: string };
+  error: { type: string; status: number; detail: string; parameter?: string };
 }
 
 /** The SDK client over HTTP with `authorization` (a key or a token). */
@@ -208,6 +208,40 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect((await failure('get_trademark', { id: 'own_01m89anx9728jf1m11smthkh' })).type).to.equal('id_type_mismatch');
     expect((await failure('no_such_tool', {})).type).to.equal('not_found');
     await call('list_offices');
+  });
+
+  it('arguments that travel as text are checked first: an object for q, ".." for an id, a malformed idempotency_key are refused by name', async () => {
+    const objectQuery = await failure('search_trademarks', { q: { a: 1 } });
+    expect(objectQuery).to.include({ type: 'validation_error', parameter: 'q' });
+    // ".." would be a dot segment of the path: GET /v1/portfolios/../trademarks is GET /v1/trademarks.
+    for (const [tool, extra] of [
+      ['get_owner', {}],
+      ['list_portfolio_trademarks', { offices: ['US'] }],
+    ] as const) {
+      for (const id of ['..', '.']) expect(await failure(tool, { id, ...extra })).to.include({ type: 'validation_error', parameter: 'id' });
+    }
+    const watch = { watch_type: 'filter', query: { filters: { offices: ['us'] } } };
+    for (const key of ['pause watch 2026-11-26:1', '', { nested: true }]) {
+      expect(await failure('marque_watches_create', { ...watch, idempotency_key: key })).to.include({ type: 'validation_error', parameter: 'idempotency_key' });
+    }
+    const create = tools.find((tool) => tool.name === 'marque_watches_create') as Tool;
+    const keySchema = (create.inputSchema.properties as Record<string, { pattern?: string }>).idempotency_key;
+    expect(new RegExp(keySchema?.pattern ?? '').test('pause watch')).to.equal(false);
+    await call('list_offices');
+  });
+
+  it('malformed JSON-RPC params are -32602 invalid params, not -32603 internal error', async () => {
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_trademark', arguments: 'x' } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 5 } },
+    ]) {
+      const response = await postMcp(app, message, app.keys.full);
+      expect(response.status).to.equal(200);
+      const answer = (await response.json()) as { id: number; error?: { code: number; message: string } };
+      expect(answer.id).to.equal(message.id);
+      expect(answer.error?.code, JSON.stringify(answer)).to.equal(-32602);
+    }
   });
 
   it('a key without portfolios:manage gets a tool error naming the scope, and its session continues', async () => {
@@ -484,6 +518,43 @@ describe('mcp: marque mcp over stdio (issue 17)', function () {
       const offices = (await client.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult;
       expect(offices.isError ?? false).to.equal(false);
       expect(JSON.stringify(offices.structuredContent)).to.contain('USPTO');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a key revoked during the session: the next call is the 401 a REST client gets, as a tool error, and the session goes on', async () => {
+    const adapters = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+    let revocable: { key: ApiKeyDoc; secret: string };
+    try {
+      const org = (await adapters.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).findOne({}))?.organization_id as string;
+      revocable = await createApiKey(adapters.store, { organizationId: org, name: 'revocable', scopes: [...CUSTOMER_SCOPES] });
+    } finally {
+      await closeAdapters(adapters);
+    }
+    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MARQUE, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', MARQUE_DATA_DIR: dataDir, MARQUE_API_KEY: revocable.secret, MARQUE_LOG_LEVEL: 'silent' },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      expect(((await client.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult).isError ?? false).to.equal(false);
+      const writer = await openAdapters(readConfig({ MARQUE_DATA_DIR: dataDir }));
+      try {
+        await writer.store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).updateOne({ _id: revocable.key._id }, { $set: { revoked_at: new Date().toISOString() } });
+      } finally {
+        await closeAdapters(writer);
+      }
+      const refused = (await client.callTool({ name: 'list_offices', arguments: {} })) as CallToolResult;
+      expect(refused.isError).to.equal(true);
+      const error = (JSON.parse(textOf(refused)) as ErrorEnvelope).error;
+      expect(error).to.include({ type: 'unauthorized', status: 401 });
+      expect(error.detail).to.contain('revoked');
+      expect((await client.listTools()).tools.length).to.be.greaterThan(0);
     } finally {
       await client.close();
     }
