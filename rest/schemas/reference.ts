@@ -92,7 +92,7 @@ export const eventTypeSchema: JsonSchema = named(
       provenance: {
         type: 'string',
         enum: ['located', 'partly_memory', 'memory', 'service'],
-        description: 'How the mapping was sourced (see data/SOURCES.md); service for the webhook event types, which this service defines.',
+        description: 'How the mapping was sourced (see data/SOURCES.md); service for the types this service defines (the webhook event types, office_event).',
       },
       payload_schema: freeObject('category webhook: the JSON Schema of the event data; null for prosecution event types.', true),
     },
