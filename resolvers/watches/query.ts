@@ -31,6 +31,7 @@ import {
   type WatchQuery,
   type WatchType,
 } from '../../domain/records';
+import { JURISDICTION_CODES, OFFICE_CODES } from '../../domain/offices';
 import { isIsoDate, parseId, truncate } from '../../domain/validation';
 import type { SearchFilter } from '../../datasources/ports';
 import { toSearchFilters, type TrademarkFilterInput } from '../trademarks/filter';
@@ -41,12 +42,20 @@ export const MAX_WATCH_Q_LENGTH = 200;
 export const MAX_WATCH_TRADEMARK_IDS = 1000;
 const MAX_FILTER_VALUES = 100;
 
+/**
+ * A closed list of values (`values`; `caseInsensitive`: any casing is read as the list's own), or
+ * a `pattern` with the rule an error states; `caseFold` is the casing stored.
+ */
+interface StringRule {
+  values?: readonly string[];
+  caseInsensitive?: boolean;
+  pattern?: RegExp;
+  patternRule?: string;
+  caseFold?: 'lower' | 'upper';
+}
+
 type FilterKind =
-  | { type: 'strings'; values?: readonly string[]; prefix?: IdPrefix; caseFold?: 'lower' }
-  | { type: 'classes' }
-  | { type: 'string'; values?: readonly string[] }
-  | { type: 'boolean' }
-  | { type: 'date' };
+  ({ type: 'strings'; prefix?: IdPrefix } & StringRule) | { type: 'classes' } | ({ type: 'string' } & StringRule) | { type: 'boolean' } | { type: 'date' };
 
 const snakeToCamel = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -62,11 +71,13 @@ const FILTER_KEYS: ReadonlyMap<string, { param: string; kind: FilterKind }> = ne
       ['mark_legal_category', { type: 'strings', values: MARK_LEGAL_CATEGORIES }],
       ['filing_route', { type: 'strings', values: FILING_ROUTES }],
       ['scope_kind', { type: 'strings', values: SCOPE_KINDS }],
-      ['jurisdictions', { type: 'strings' }],
-      ['offices', { type: 'strings', caseFold: 'lower' }],
-      ['owner_country', { type: 'strings' }],
+      // The trademark list's rules for the same parameters (rest/routes/trademark-params.ts): a
+      // code that names no office or jurisdiction would make a watch that can never alert.
+      ['jurisdictions', { type: 'strings', values: JURISDICTION_CODES, caseInsensitive: true }],
+      ['offices', { type: 'strings', values: OFFICE_CODES, caseInsensitive: true, caseFold: 'lower' }],
+      ['owner_country', { type: 'strings', pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 country code', caseFold: 'upper' }],
       ['nice_classes', { type: 'classes' }],
-      ['vienna_codes', { type: 'strings' }],
+      ['vienna_codes', { type: 'strings', pattern: /^\d{2}(\.\d{2}(\.\d{2})?)?$/, patternRule: 'must be a Vienna code written CC, CC.DD or CC.DD.SS' }],
       ['owner_id', { type: 'strings', prefix: 'own_' }],
       ['attorney_id', { type: 'strings', prefix: 'att_' }],
       ['firm_id', { type: 'strings', prefix: 'firm_' }],
@@ -74,7 +85,7 @@ const FILTER_KEYS: ReadonlyMap<string, { param: string; kind: FilterKind }> = ne
       ['application_number', { type: 'string' }],
       ['registration_number', { type: 'string' }],
       ['ir_number', { type: 'string' }],
-      ['office', { type: 'string' }],
+      ['office', { type: 'string', values: OFFICE_CODES, caseInsensitive: true }],
       ['owner_name', { type: 'string' }],
       ['owner_ticker', { type: 'string' }],
       ['owner_lei', { type: 'string' }],
@@ -97,6 +108,17 @@ const QUERY_MEMBERS = ['q', 'score_threshold', 'filters', 'trademark_ids', 'port
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+function checkString(name: string, rule: StringRule, value: string): string {
+  let checked = value;
+  if (rule.values) {
+    const listed = rule.caseInsensitive ? rule.values.find((v) => v.toUpperCase() === value.toUpperCase()) : rule.values.find((v) => v === value);
+    if (listed === undefined) throw invalid(name, `must be one of ${rule.values.join(', ')} (got '${truncate(value)}')`);
+    checked = listed;
+  }
+  if (rule.pattern && !rule.pattern.test(value)) throw invalid(name, `${rule.patternRule ?? `must match ${rule.pattern.source}`} (got '${truncate(value)}')`);
+  return rule.caseFold === 'lower' ? checked.toLowerCase() : rule.caseFold === 'upper' ? checked.toUpperCase() : checked;
+}
+
 function checkFilterValue(name: string, kind: FilterKind, raw: unknown): unknown {
   switch (kind.type) {
     case 'strings':
@@ -112,14 +134,12 @@ function checkFilterValue(name: string, kind: FilterKind, raw: unknown): unknown
         }
         if (typeof value !== 'string' || value.length === 0 || value.length > 200) throw invalid(item, 'must be a string of 1 to 200 characters');
         if (kind.prefix) return parseId(item, value, kind.prefix);
-        if (kind.values && !kind.values.includes(value)) throw invalid(item, `must be one of ${kind.values.join(', ')} (got '${truncate(value)}')`);
-        return kind.caseFold === 'lower' ? value.toLowerCase() : value;
+        return checkString(item, kind, value);
       });
     }
     case 'string':
       if (typeof raw !== 'string' || raw.length === 0 || raw.length > 200) throw invalid(name, 'must be a string of 1 to 200 characters');
-      if (kind.values && !kind.values.includes(raw)) throw invalid(name, `must be one of ${kind.values.join(', ')} (got '${truncate(raw)}')`);
-      return raw;
+      return checkString(name, kind, raw);
     case 'boolean':
       if (typeof raw !== 'boolean') throw invalid(name, 'must be true or false');
       return raw;

@@ -125,6 +125,27 @@ describe('watches and alerts (issue 15)', function () {
       );
     });
 
+    it('refuses office, jurisdiction, country and Vienna codes that name nothing (a watch on them could never alert), on create and preview', async () => {
+      // "EU" is a jurisdiction, not an office (the EUIPO's office code is EM); ZZ and QQ name nothing.
+      for (const [filters, parameter] of [
+        [{ offices: ['EU'] }, 'query.filters.offices[0]'],
+        [{ offices: ['us', 'XX'] }, 'query.filters.offices[1]'],
+        [{ office: 'XX' }, 'query.filters.office'],
+        [{ jurisdictions: ['ZZ'] }, 'query.filters.jurisdictions[0]'],
+        [{ ownerCountry: ['QQQ'] }, 'query.filters.ownerCountry[0]'],
+        [{ viennaCodes: ['1.2'] }, 'query.filters.viennaCodes[0]'],
+      ] as const) {
+        for (const path of ['/v1/watches', '/v1/watches/preview']) {
+          const body = await fails(await send(app, 'POST', path, { watch_type: 'filter', query: { filters } }), 400, 'validation_error', parameter);
+          expect(body.error.parameter).to.equal(parameter);
+        }
+      }
+      // Casing is not a mistake: codes are read as the lists write them.
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { jurisdictions: ['eu'], ownerCountry: ['de'], office: 'em' } } });
+      expect(watch.query).to.deep.equal({ filters: { jurisdictions: ['EU'], ownerCountry: ['DE'], office: 'EM' } });
+      await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+
     it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {
       const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['uS', 'Em'] } } });
       expect(watch.query).to.deep.equal({ filters: { offices: ['us', 'em'] } });
