@@ -178,6 +178,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
     ...write,
     id: change === 'add' ? 'addPortfolioTrademarks' : 'removePortfolioTrademarks',
     contract: 'unnamed',
+    mcpTool: change === 'add' ? 'add_portfolio_trademarks' : 'remove_portfolio_trademarks',
     method: 'POST',
     path: change === 'add' ? '/v1/portfolios/:id/trademarks' : '/v1/portfolios/:id/trademarks/remove',
     operation: change === 'add' ? 'AddPortfolioTrademarks' : 'RemovePortfolioTrademarks',

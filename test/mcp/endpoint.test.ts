@@ -190,6 +190,17 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect((await failure('get_watch', { id: watch.id })).type).to.equal('not_found');
   });
 
+  it("keeps a portfolio's marks: create with one, add two, remove one, list what is left", async () => {
+    const marks = await call<{ data: Array<{ id: string }> }>('search_trademarks', { offices: ['US'], limit: 3 });
+    const [a, b, c] = marks.data.map((mark) => mark.id) as [string, string, string];
+    const portfolio = await call<{ id: string }>('create_portfolio', { name: 'Agent portfolio', trademark_ids: [a] });
+    await call('add_portfolio_trademarks', { id: portfolio.id, trademark_ids: [b, c] });
+    await call('remove_portfolio_trademarks', { id: portfolio.id, trademark_ids: [a] });
+    const left = await call<{ data: Array<{ id: string }> }>('list_portfolio_trademarks', { id: portfolio.id });
+    expect(left.data.map((mark) => mark.id).sort()).to.deep.equal([b, c].sort());
+    await call('delete_portfolio', { id: portfolio.id });
+  });
+
   it('never shows a webhook signing secret', async () => {
     const created = await call<{ id: string; secret: string }>('marque_webhooks_create', { url: 'http://127.0.0.1:9/hook' });
     expect(created.secret).not.to.match(/^whsec_/);
