@@ -36,7 +36,12 @@ const deadlineItemFields: readonly ParamSpec[] = [
     kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES },
     description: 'Mark status, default registered. Dead statuses give supported: true with no deadlines.',
   },
-  ...TRIGGER_FIELDS.map((field): ParamSpec => ({ name: field, kind: { type: 'date' }, description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null.` })),
+  ...TRIGGER_FIELDS.map((field): ParamSpec => ({
+    name: field,
+    kind: { type: 'date' },
+    nullable: true,
+    description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null.`,
+  })),
 ];
 
 const oppositionItemFields: readonly ParamSpec[] = [

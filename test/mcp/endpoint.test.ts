@@ -190,6 +190,18 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect((await failure('get_watch', { id: watch.id })).type).to.equal('not_found');
   });
 
+  it('compute_deadlines takes null item dates, as its schema says ("string or null")', async () => {
+    const compute = tools.find((tool) => tool.name === 'compute_deadlines') as Tool;
+    const items = (compute.inputSchema.properties as Record<string, { items: { properties: Record<string, { type: unknown }> } }>).items;
+    expect(items?.items.properties.registration_date?.type).to.deep.equal(['string', 'null']);
+    const answer = await call<{ data: Array<{ supported: boolean; deadlines: unknown[] }> }>('compute_deadlines', {
+      items: [{ jurisdiction: 'US', filing_date: '2015-03-02', registration_date: '2016-01-05', expiry_date: null, protection_grant_date: null }],
+      as_of_date: '2020-01-01',
+    });
+    expect(answer.data[0]?.supported).to.equal(true);
+    expect(answer.data[0]?.deadlines.length).to.be.greaterThan(0);
+  });
+
   it("keeps a portfolio's marks: create with one, add two, remove one, list what is left", async () => {
     const marks = await call<{ data: Array<{ id: string }> }>('search_trademarks', { offices: ['US'], limit: 3 });
     const [a, b, c] = marks.data.map((mark) => mark.id) as [string, string, string];
