@@ -105,12 +105,14 @@ export class ImageIndexer {
     for (;;) {
       const batch = await this.store.readChanges(this.position ?? null, batchSize, this.collections);
       if (batch.position === this.position) return total;
+      if (batch.events.length > 0) {
+        total += batch.events.length;
+        // The position moves only once the batch is applied, so a failed batch is read again.
+        await this.apply(batch.events);
+        if (this.stopping) return total;
+        await this.index.persist(batch.position);
+      }
       this.position = batch.position;
-      if (batch.events.length === 0) continue;
-      total += batch.events.length;
-      await this.apply(batch.events);
-      if (this.stopping) return total;
-      await this.index.persist(batch.position);
     }
   }
 

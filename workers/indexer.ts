@@ -90,14 +90,17 @@ export class SearchIndexer {
     for (;;) {
       const batch = await this.store.readChanges(this.position, batchSize, this.collections);
       if (batch.position === this.position) return total;
-      this.position = batch.position;
       // Only applied work is checkpointed: a batch of other collections' changes just moves the
       // position in memory (persisting it would itself be a change, where the checkpoint
       // collection is fed, and wake the loop forever). After a restart those are read once more.
-      if (batch.events.length === 0) continue;
-      total += batch.events.length;
-      for (const projection of this.projections) await this.apply(projection, batch.events);
-      await this.checkpoints.replaceOne({ _id: INDEXER_CHECKPOINT_ID, position: batch.position });
+      // The position moves only once the batch is applied: a batch that failed (a locked index)
+      // is read again by the retry, never skipped.
+      if (batch.events.length > 0) {
+        total += batch.events.length;
+        for (const projection of this.projections) await this.apply(projection, batch.events);
+        await this.checkpoints.replaceOne({ _id: INDEXER_CHECKPOINT_ID, position: batch.position });
+      }
+      this.position = batch.position;
     }
   }
 

@@ -76,6 +76,33 @@ describe('workers/indexer: the search index follows the store', function () {
     expect(await indexer.catchUp()).to.equal(1);
     expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'QQ' }])).to.deep.equal([mark._id]);
   });
+  it('reads a batch the index failed to take again: the change is indexed by the retry, not skipped past', async () => {
+    let locked = false;
+    // The search index as a locked search.sqlite leaves it: every write fails until released.
+    const flaky = new Proxy(search, {
+      get(target, prop, receiver) {
+        if (prop === 'upsert' && locked) return async () => Promise.reject(new Error('database is locked'));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const flakyIndexer = new SearchIndexer(store, flaky, (error) => {
+      throw error;
+    });
+    await flakyIndexer.catchUp();
+    const marks = store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
+    const [during, after] = (await marks.find({}, { limit: 2, sort: { _id: -1 } })) as [TrademarkDoc, TrademarkDoc];
+    locked = true;
+    await marks.updateOne({ _id: during._id }, { $set: { office_code: 'LK' } });
+    let failure: unknown = null;
+    await flakyIndexer.catchUp().catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.contain('database is locked');
+    locked = false;
+    await marks.updateOne({ _id: after._id }, { $set: { office_code: 'LM' } });
+    expect(await flakyIndexer.catchUp()).to.equal(2);
+    expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'LK' }])).to.deep.equal([during._id]);
+    expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'LM' }])).to.deep.equal([after._id]);
+  });
+
   it('refills an index that an upgraded definition made the search index recreate empty, keeping the feed checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'marque-indexer-'));
     const upgraded = createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') });
