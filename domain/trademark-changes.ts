@@ -13,7 +13,7 @@
  * `owner_ids` and `attorney_ids` (LEGACY_FIELD_NAMES). They stay as stored and are read under the
  * public names: `publicChange` when one is served, `storedFieldNames` when one is filtered for.
  */
-import type { TrademarkDoc } from './records';
+import type { TrademarkChangeDoc, TrademarkDoc } from './records';
 
 export interface FieldChanges {
   changed_fields: string[];
@@ -152,4 +152,81 @@ export function trackedValues(doc: TrademarkDoc): Record<string, unknown> {
     owner_history: doc.owner_history ?? [],
     proceeding_count: doc.proceeding_count,
   };
+}
+
+/** Tracked fields stored under the same name on the record as in change records. */
+const SAME_NAME_FIELDS = [
+  'registration_number',
+  'ir_number',
+  'filing_date',
+  'priority_date',
+  'publication_date',
+  'registration_date',
+  'expiry_date',
+  'renewal_due_date',
+  'termination_date',
+  'international_registration_date',
+  'designation_date',
+  'jurisdiction_code',
+  'filing_route',
+  'scope_kind',
+  'mark_feature_type',
+  'mark_legal_category',
+  'right_kind',
+  'is_series_mark',
+  'series_id',
+  'is_retracted',
+  'vienna_codes',
+  'owner_history',
+  'proceeding_count',
+] as const satisfies ReadonlyArray<keyof TrademarkDoc>;
+
+/**
+ * `doc` with the tracked values of a change record (public or legacy names) written back, the
+ * inverse of `trackedValues`. What a change record cannot restore stays as in `doc`: media items
+ * removed since (only their IDs are recorded), the wording of a class the values do not list.
+ */
+function withTrackedValues(doc: TrademarkDoc, recorded: Record<string, unknown>): TrademarkDoc {
+  const values = publicValues(recorded);
+  const has = (field: string) => Object.hasOwn(values, field);
+  const restored: TrademarkDoc = { ...doc, status: { ...doc.status } };
+  for (const field of SAME_NAME_FIELDS) if (has(field)) (restored as unknown as Record<string, unknown>)[field] = values[field];
+  if (has('mark_text_primary')) restored.mark_text = values.mark_text_primary as string;
+  if (has('owners')) restored.owner_ids = values.owners as string[];
+  if (has('attorneys')) restored.attorney_ids = values.attorneys as string[];
+  if (has('status_stage')) restored.status.stage = values.status_stage as TrademarkDoc['status']['stage'];
+  if (has('status_primary')) restored.status.primary = values.status_primary as TrademarkDoc['status']['primary'];
+  if (has('status_reason')) restored.status.reason = values.status_reason as TrademarkDoc['status']['reason'];
+  if (has('challenge_states')) restored.status.challenge_states = values.challenge_states as TrademarkDoc['status']['challenge_states'];
+  if (has('office_status_code')) {
+    const code = values.office_status_code as string | null;
+    restored.status.office_status = code === null ? null : { code, description: doc.status.office_status?.code === code ? doc.status.office_status.description : null };
+  }
+  if (has('media')) restored.media = doc.media.filter((item) => (values.media as string[]).includes(item.id));
+  if (has('goods_services')) {
+    restored.classifications = (values.goods_services as TrademarkDoc['classifications']).map((c) => ({ ...c }));
+  } else if (has('classifications')) {
+    const classes = values.classifications as number[];
+    restored.classifications = classes.map(
+      (nice_class) => doc.classifications.find((c) => c.nice_class === nice_class) ?? { nice_class, goods_services_text: '', nice_edition: null },
+    );
+  }
+  return restored;
+}
+
+/**
+ * The record as it stood at `version`, from the record now and the change records of the versions
+ * after it (any order; each one's `old_values` are what it replaced). Whoever evaluates a change
+ * after the mark has moved on (a watch evaluator catching up) sees the version the change made.
+ */
+export function recordAtVersion(
+  current: TrademarkDoc,
+  version: number,
+  laterChanges: ReadonlyArray<Pick<TrademarkChangeDoc, 'version' | 'old_values'>>,
+): TrademarkDoc {
+  if (current.version <= version) return current;
+  const newestFirst = laterChanges.filter((change) => change.version > version).sort((a, b) => b.version - a.version);
+  let doc = current;
+  for (const change of newestFirst) if (change.old_values !== null) doc = withTrackedValues(doc, change.old_values);
+  return { ...doc, version };
 }

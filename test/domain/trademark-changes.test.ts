@@ -12,6 +12,7 @@ import {
   publicChange,
   publicChangedFields,
   publicFieldName,
+  recordAtVersion,
   storedFieldNames,
   trackedValues,
   type FieldChanges,
@@ -134,6 +135,52 @@ describe('domain/trademark-changes: change-record field names', () => {
 
     const current = change(['owners'], { owners: [] }, { owners: ['own_a'] });
     expect(publicChange(current)).to.equal(current);
+  });
+});
+
+describe('domain/trademark-changes: a record as an earlier version left it', () => {
+  // Three versions, each change record made as the write path makes it (diff of the tracked values).
+  const v1 = mark({ version: 1, status: { ...GENERATED.status, primary: 'pending', stage: 'examining', reason: null }, registration_date: null });
+  const v2 = mark({
+    version: 2,
+    mark_text: 'QUARTZ LANTERNS',
+    status: { ...GENERATED.status, primary: 'active', stage: 'registered', reason: null, office_status: { code: '800', description: 'Registered' } },
+    registration_date: '2025-05-06',
+    classifications: [
+      { nice_class: 9, goods_services_text: 'Software', nice_edition: null },
+      { nice_class: 42, goods_services_text: 'Hosting', nice_edition: '12' },
+    ],
+    owner_ids: ['own_b'],
+  });
+  const v3 = mark({
+    ...v2,
+    version: 3,
+    attorney_ids: ['att_b'],
+    classifications: [{ nice_class: 42, goods_services_text: 'Hosting services', nice_edition: '12' }],
+  });
+  const recordOf = (before: TrademarkDoc, after: TrademarkDoc): TrademarkChangeDoc => {
+    const diff = diffValues(trackedValues(before), trackedValues(after));
+    return change(diff.changed_fields, diff.old_values, diff.new_values, after.version);
+  };
+  const later = [recordOf(v2, v3), recordOf(v1, v2)];
+
+  it("undoes the later versions newest first: every tracked value is the earlier version's", () => {
+    expect(trackedValues(recordAtVersion(v3, 1, later))).to.deep.equal(trackedValues(v1));
+    expect(trackedValues(recordAtVersion(v3, 2, later))).to.deep.equal(trackedValues(v2));
+    expect(recordAtVersion(v3, 1, later).version).to.equal(1);
+  });
+
+  it('is the record itself at its own version, and reads legacy names', () => {
+    expect(recordAtVersion(v3, 3, later)).to.equal(v3);
+    const legacy = change(
+      ['mark_text', 'owner_ids'],
+      { mark_text: 'OLD TEXT', owner_ids: ['own_old'] },
+      { mark_text: 'QUARTZ LANTERN', owner_ids: ['own_a'] },
+      2,
+    );
+    const before = recordAtVersion(mark({ version: 2 }), 1, [legacy]);
+    expect(before).to.include({ mark_text: 'OLD TEXT' });
+    expect(before.owner_ids).to.deep.equal(['own_old']);
   });
 });
 

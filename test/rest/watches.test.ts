@@ -146,6 +146,20 @@ describe('watches and alerts (issue 15)', function () {
       await send(app, 'DELETE', `/v1/watches/${watch.id}`);
     });
 
+    it('an evaluator that catches up matches each version as it was: the same alerts as one that kept up', async () => {
+      const pendingWatch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [44], statusPrimary: ['pending'] } } });
+      const activeWatch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [44], statusPrimary: ['active'] } } });
+      // Filed (v1, pending) and registered (v2, active) before the evaluator reads either change.
+      const id = await add('Heron Quay', 'US', [44], 'pending');
+      await updateMark(app.adapters.store, writer, id, { status: 'registered', eventType: null, publicationDate: '2025-03-04', today: today() });
+      await evaluate();
+      const triggers = async (watchId: string) => (await alertsOf(watchId)).map((alert) => `${alert.trigger.type} v${alert.trigger.record_version}`);
+      // v1 was a pending new filing; v2 made it active: each watch hears of the version that matched it.
+      expect(await triggers(pendingWatch.id)).to.deep.equal(['new_filing v1']);
+      expect(await triggers(activeWatch.id)).to.deep.equal(['registration v2']);
+      for (const watch of [pendingWatch, activeWatch]) await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+
     it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {
       const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['uS', 'Em'] } } });
       expect(watch.query).to.deep.equal({ filters: { offices: ['us', 'em'] } });

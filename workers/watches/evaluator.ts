@@ -11,6 +11,10 @@
  *
  * A watch hears of changes that occurred at or after its `evaluate_from` (its creation or its
  * last resume): what happened while it was paused is not replayed.
+ *
+ * Each change is matched against the mark as that version left it, not as it is now: catching up
+ * after a stop (or two versions in one batch), the evaluator undoes the later versions' changes
+ * (domain/trademark-changes.ts recordAtVersion), so it makes the alerts a run that kept up made.
  */
 import type { DocumentStore } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
@@ -27,7 +31,7 @@ import {
   type WatchStatsDoc,
 } from '../../domain/records';
 import { ruleCorpus } from '../../resolvers/deadlines/corpus';
-import { publicChangedFields } from '../../domain/trademark-changes';
+import { publicChangedFields, recordAtVersion } from '../../domain/trademark-changes';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -95,10 +99,10 @@ export class WatchEvaluator {
 
   private async evaluate(changes: ReadonlyArray<{ change: TrademarkChangeDoc; occurredAt: string }>) {
     const table = await this.watchTable();
-    const markIds = [...new Set(changes.map(({ change }) => change.trademark_id))];
-    const marks = new Map((await this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds(markIds)).map((mark) => [mark._id, mark]));
+    const versions = await this.versionsOf(changes.map(({ change }) => change));
+    const versionKeys = [...versions.keys()];
     const indexDocs = new Map(
-      (await trademarkProjection.toIndexDocuments([...marks.values()], { store: this.store, search: this.search })).map((doc) => [doc.id, doc]),
+      (await trademarkProjection.toIndexDocuments([...versions.values()], { store: this.store, search: this.search })).map((doc, i) => [versionKeys[i], doc]),
     );
     const now = this.now();
     const alerts: AlertDoc[] = [];
@@ -106,8 +110,8 @@ export class WatchEvaluator {
     const touched = new Map<string, { lastChangeAt: string }>();
 
     for (const { change, occurredAt } of changes) {
-      const mark = marks.get(change.trademark_id);
-      const doc = indexDocs.get(change.trademark_id);
+      const mark = versions.get(versionKey(change));
+      const doc = indexDocs.get(versionKey(change));
       if (!mark || !doc) continue;
       const trigger = classifyChange(change);
       const hits: Array<{ compiled: CompiledWatch; similarity: SimilarityResult | null }> = [];
@@ -136,6 +140,31 @@ export class WatchEvaluator {
       }
     }
     return { alerts, touched };
+  }
+
+  /**
+   * Each change's mark as that version left it, keyed by `versionKey`: the stored record, or, when
+   * the mark has moved on since (the evaluator catching up after a stop, or two versions in one
+   * batch), the record with the later versions' changes undone. So a change is matched as it was
+   * when it happened: an uninterrupted run and one that catches up make the same alerts.
+   */
+  private async versionsOf(changes: readonly TrademarkChangeDoc[]): Promise<Map<string, TrademarkDoc>> {
+    const markIds = [...new Set(changes.map((change) => change.trademark_id))];
+    const current = new Map((await this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds(markIds)).map((mark) => [mark._id, mark]));
+    const laterIds = new Set<string>();
+    for (const change of changes) {
+      const mark = current.get(change.trademark_id);
+      for (let version = change.version + 1; mark !== undefined && version <= mark.version; version++) laterIds.add(`${mark._id}:v${version}`);
+    }
+    const later = laterIds.size === 0 ? [] : await this.store.collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges).findByIds([...laterIds]);
+    const versions = new Map<string, TrademarkDoc>();
+    for (const change of changes) {
+      const mark = current.get(change.trademark_id);
+      if (mark === undefined || versions.has(versionKey(change))) continue;
+      const laterOfMark = later.filter((row) => row.trademark_id === mark._id);
+      versions.set(versionKey(change), recordAtVersion(mark, change.version, laterOfMark));
+    }
+    return versions;
   }
 
   /**
@@ -258,6 +287,8 @@ export class WatchEvaluator {
     return this.feed.consumedPosition ?? null;
   }
 }
+
+const versionKey = (change: Pick<TrademarkChangeDoc, 'trademark_id' | 'version'>): string => `${change.trademark_id}:v${change.version}`;
 
 /** A new open alert of `watch` about `mark`, with the mark's opposition window as trademark detail computes it. */
 function newAlert(id: string, watch: WatchDoc, mark: TrademarkDoc, trigger: AlertTrigger, similarity: SimilarityResult | null, now: Date): AlertDoc {
