@@ -200,7 +200,8 @@ function withTrackedValues(doc: TrademarkDoc, recorded: Record<string, unknown>)
   if (has('challenge_states')) restored.status.challenge_states = values.challenge_states as TrademarkDoc['status']['challenge_states'];
   if (has('office_status_code')) {
     const code = values.office_status_code as string | null;
-    restored.status.office_status = code === null ? null : { code, description: doc.status.office_status?.code === code ? doc.status.office_status.description : null };
+    restored.status.office_status =
+      code === null ? null : { code, description: doc.status.office_status?.code === code ? doc.status.office_status.description : null };
   }
   if (has('media')) restored.media = doc.media.filter((item) => (values.media as string[]).includes(item.id));
   if (has('goods_services')) {
