@@ -14,8 +14,11 @@
  *
  * One slow or dead receiver never holds up the others: at most one attempt per endpoint is in
  * flight (so an endpoint receives its events in order), at most `concurrency` in all, and every
- * attempt has a connect and a response timeout (the outbound client's). Sends do not block the
- * loop: it goes on fanning out and starting other endpoints' attempts while they run.
+ * attempt has a connect and a response timeout (the outbound client's). Endpoints whose last
+ * attempt failed hold at most half the pool between them, and their due rows are passed over
+ * while that half is taken: however many receivers of any organizations are dead (each holding a
+ * slot for a whole timeout), the endpoints that answer keep the other half. Sends do not block
+ * the loop: it goes on fanning out and starting other endpoints' attempts while they run.
  *
  * One dispatcher runs per data store (in `serve`, or alone as `marque worker webhooks` with
  * MARQUE_FEED_WORKERS leaving it out of serve): two would both send each due row. Its lease
@@ -50,6 +53,9 @@ export interface DispatcherOptions {
 /** Rows read per pass when looking for due deliveries. */
 const DUE_BATCH = 200;
 
+/** Whether the endpoint's last attempt failed (a dead or slow receiver, most likely). */
+const isFailing = (endpoint: Pick<WebhookEndpointDoc, 'consecutive_failures'>): boolean => endpoint.consecutive_failures > 0;
+
 export class WebhookDispatcher {
   private readonly loop: FeedLoop;
   private readonly now: () => Date;
@@ -61,6 +67,10 @@ export class WebhookDispatcher {
   private running = false;
   /** Attempts in flight, by endpoint. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** The endpoints in flight whose last attempt had failed when theirs started. */
+  private readonly failingInFlight = new Set<string>();
+  /** Slots the failing endpoints may hold between them. */
+  private readonly failingShare: number;
   /** startDue calls run one after another, so a row is never started twice. */
   private starting: Promise<unknown> = Promise.resolve();
   /** The last startDue left due rows waiting for a free slot. */
@@ -74,6 +84,7 @@ export class WebhookDispatcher {
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.concurrency = options.concurrency ?? 32;
+    this.failingShare = Math.max(1, Math.floor(this.concurrency / 2));
     this.onError = options.onError ?? ((error) => console.error('webhook dispatcher:', error));
     this.loop = new FeedLoop(store, () => this.pass(), this.onError);
     this.feed = new FeedConsumer(store, WEBHOOK_DISPATCHER_CHECKPOINT_ID, WEBHOOK_DISPATCHER_FEED);
@@ -160,8 +171,12 @@ export class WebhookDispatcher {
   private async startDueNow(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
-    const busy = [...this.inFlight.keys()];
-    const disabled = (await this.endpoints.find({ status: 'disabled' })).map((endpoint) => endpoint._id);
+    const unusual = await this.endpoints.find({ $or: [{ status: 'disabled' }, { consecutive_failures: { $gt: 0 } }] });
+    const disabled = unusual.filter((endpoint) => endpoint.status === 'disabled').map((endpoint) => endpoint._id);
+    // While the failing half is taken, the failing endpoints' rows are not even read: a backlog of
+    // them, older than every other row, would fill the batch.
+    const passedOver = this.failingInFlight.size >= this.failingShare ? unusual.filter(isFailing).map((endpoint) => endpoint._id) : [];
+    const busy = [...this.inFlight.keys(), ...passedOver];
     const due: Filter = { status: 'pending', due_at: { $lte: this.now().toISOString() } };
     const rows = await this.deliveries.find(
       { $and: [due, { $or: [{ endpoint_id: { $nin: [...busy, ...disabled] } }, { requested: true, endpoint_id: { $nin: busy } }] }] },
@@ -169,15 +184,20 @@ export class WebhookDispatcher {
     );
     const endpoints = new Map((await this.endpoints.findByIds([...new Set(rows.map((row) => row.endpoint_id))])).map((endpoint) => [endpoint._id, endpoint]));
     let started = 0;
+    let waiting = passedOver.length > 0;
     for (const row of rows) {
       if (started >= free) break;
       const endpoint = endpoints.get(row.endpoint_id);
       if (endpoint === undefined || this.inFlight.has(endpoint._id)) continue;
+      if (isFailing(endpoint) && this.failingInFlight.size >= this.failingShare) {
+        waiting = true;
+        continue;
+      }
       this.launch(row, endpoint);
       started += 1;
     }
     // Rows left due for lack of a free slot start as slots free up (see launch).
-    this.poolWasFull = rows.some((row) => !this.inFlight.has(row.endpoint_id)) && this.inFlight.size >= this.concurrency;
+    this.poolWasFull = waiting || (rows.some((row) => !this.inFlight.has(row.endpoint_id)) && this.inFlight.size >= this.concurrency);
     return started;
   }
 
@@ -192,9 +212,11 @@ export class WebhookDispatcher {
       .catch(this.onError)
       .finally(() => {
         this.inFlight.delete(endpoint._id);
+        this.failingInFlight.delete(endpoint._id);
         if (this.running) this.startNext(endpoint._id).catch(this.onError);
       });
     this.inFlight.set(endpoint._id, attempt);
+    if (isFailing(endpoint)) this.failingInFlight.add(endpoint._id);
   }
 
   private startNext(endpointId: string): Promise<unknown> {
@@ -202,7 +224,7 @@ export class WebhookDispatcher {
       if (this.poolWasFull) return this.startDueNow();
       if (this.inFlight.has(endpointId) || this.inFlight.size >= this.concurrency) return 0;
       const endpoint = await this.endpoints.findOne({ _id: endpointId });
-      if (endpoint === null) return 0;
+      if (endpoint === null || (isFailing(endpoint) && this.failingInFlight.size >= this.failingShare)) return 0;
       const due = { endpoint_id: endpointId, status: 'pending', due_at: { $lte: this.now().toISOString() } };
       const [row] = await this.deliveries.find(endpoint.status === 'active' ? due : { ...due, requested: true }, {
         sort: { due_at: 1, event_id: 1 },

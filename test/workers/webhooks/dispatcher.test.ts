@@ -176,6 +176,48 @@ describe('workers/webhooks/dispatcher', function () {
     expect(await deliveries().find({ status: 'delivered' })).to.have.length(6);
   });
 
+  it('failing endpoints hold at most half the pool: with more dead receivers than slots, and older rows, an answering endpoint is still served', async () => {
+    const pooled = new WebhookDispatcher(
+      store,
+      async (url, _body, headers) => {
+        const call = { url, at: clock, headers };
+        calls.push(call);
+        return answer(call);
+      },
+      { now: () => new Date(clock), random: () => 0.5, concurrency: 4, onError: (error) => expect.fail(String(error)) },
+    );
+    await pooled.initialize();
+    // Six receivers that failed before (their last attempt timed out) and now hang again.
+    const dead: WebhookEndpointDoc[] = [];
+    for (let i = 0; i < 6; i++) {
+      const endpoint = await addEndpoint(`http://receiver.test/dead-${i}`);
+      await endpoints().updateOne({ _id: endpoint._id }, { $set: { consecutive_failures: 1 } });
+      dead.push(endpoint);
+    }
+    await addEvents(2);
+    await pooled.fanOut();
+    const healthy = await addEndpoint('http://receiver.test/healthy');
+    await addEvents(1);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    answer = async (call) => {
+      if (call.url !== healthy.url) await held;
+      return { ok: true, status: 200, body: '' };
+    };
+    pooled.start();
+    try {
+      for (let tries = 0; tries < 500 && (await deliveries().find({ endpoint_id: healthy._id, status: 'delivered' })).length < 1; tries++) await delay(10);
+      expect(await deliveries().find({ endpoint_id: healthy._id, status: 'delivered' })).to.have.length(1);
+      // Half of the pool of 4 went to the dead receivers, one attempt each, the oldest rows first.
+      const deadCalls = calls.filter((call) => call.url !== healthy.url);
+      expect(deadCalls).to.have.length(2);
+      expect(new Set(deadCalls.map((call) => call.url)).size).to.equal(2);
+    } finally {
+      release();
+      await pooled.stop();
+    }
+  });
+
   it('fan-out read again from an older checkpoint (a crash before the checkpoint) makes no second row', async () => {
     await addEndpoint('http://receiver.test/a');
     const position = await store.latestPosition();
