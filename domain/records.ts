@@ -647,8 +647,20 @@ export interface WebhookEndpointDoc {
   last_success_at: string | null;
   last_failure_at: string | null;
   metadata: Record<string, string>;
+  /**
+   * What the endpoint was sent, since when (oldest first, the last ones kept): fan-out, which may
+   * run late, delivers an event by the endpoint's state when the event was created. Absent on
+   * endpoints made before it was kept: their current state stands for every time.
+   */
+  delivery_states?: EndpointDeliveryState[];
   created_at: string;
   updated_at: string;
+}
+
+export interface EndpointDeliveryState {
+  at: string;
+  status: WebhookEndpointStatus;
+  enabled_events: string[];
 }
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'exhausted'] as const;

@@ -20,7 +20,7 @@ import {
   type WebhookSecret,
 } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
-import { newEndpointDoc } from '../../domain/webhook-endpoints';
+import { newEndpointDoc, withDeliveryState } from '../../domain/webhook-endpoints';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/webhook-events';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf } from '../pages';
@@ -162,8 +162,9 @@ async function updateEndpoint(args: EndpointInput & { id: string; status?: unkno
     metadata: args.metadata === undefined || args.metadata === null ? endpoint.metadata : mergeMetadata('metadata', endpoint.metadata, args.metadata),
     updated_at: ctx.services.now().toISOString(),
   };
-  await endpointsOf(ctx).replaceOne(updated);
-  return endpointObject(updated);
+  const recorded = withDeliveryState(updated, updated.updated_at);
+  await endpointsOf(ctx).replaceOne(recorded);
+  return endpointObject(recorded);
 }
 
 /** Deletes the endpoint with its delivery log; nothing more is sent to it. */

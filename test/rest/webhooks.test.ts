@@ -206,6 +206,30 @@ describe('webhooks: endpoints, signed deliveries and the event feed (issue 16)',
       expect(feed.data.find((event) => event.id === verified.id)).to.deep.equal(verified);
     });
 
+    it('goes by the endpoint as it was when the event was created, however late the dispatcher reads it', async () => {
+      const endpoint = await createEndpoint();
+      const patch = (body: Record<string, unknown>) => send(app, 'PATCH', `/v1/webhooks/${endpoint.id}`, body);
+      // Created while the endpoint was active; the endpoint is disabled before the dispatcher reads it.
+      await alertOnNewMark('Quartz Marten');
+      await ok(await patch({ status: 'disabled' }));
+      await dispatch();
+      expect(receiver.received, 'a disabled endpoint is sent nothing').to.have.length(0);
+      // Created while it was disabled: an event of that time, never its.
+      await alertOnNewMark('Quartz Stoat');
+      await ok(await patch({ status: 'active' }));
+      await dispatch();
+      const events = receiver.received.map((request) => new Webhook(endpoint.secret as string).verify(request.body, request.headers) as EventObject);
+      expect(events).to.have.length(1);
+      const alert = await ok<{ trademark: { mark_text: string } }>(await send(app, 'GET', `/v1/alerts/${String(events[0]?.data.alert_id)}`));
+      expect(alert.trademark.mark_text).to.equal('Quartz Marten');
+      // Unsubscribed from alert.created before the dispatcher reads the event: not its either.
+      await ok(await patch({ enabled_events: ['watch.paused'] }));
+      await alertOnNewMark('Quartz Weasel');
+      await ok(await patch({ enabled_events: ['alert.created'] }));
+      await dispatch();
+      expect(receiver.received).to.have.length(1);
+    });
+
     it('goes only to endpoints subscribed to the type, and to every one of them', async () => {
       const subscribed = await createEndpoint();
       const other = await WebhookReceiver.start();

@@ -28,6 +28,7 @@ import type { DocumentStore, Filter } from '../../datasources/ports';
 import { derivedTimeId } from '../../domain/ids';
 import { COLLECTIONS, type EventDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc } from '../../domain/records';
 import { newDelivery } from '../../domain/webhook-deliveries';
+import { receivesEvent, withDeliveryState } from '../../domain/webhook-endpoints';
 import { eventObject } from '../../domain/webhook-events';
 import { MAX_ATTEMPTS, nextAttemptAt, shouldDisableEndpoint } from '../../domain/webhook-retries';
 import { WEBHOOK_DISPATCHER_CHECKPOINT_ID, WEBHOOK_DISPATCHER_FEED } from '../feed-checkpoints';
@@ -125,15 +126,12 @@ export class WebhookDispatcher {
   /** First-attempt rows for `events` and the checkpoint, in one transaction; rows already made are skipped. */
   private async queueDeliveries(events: readonly EventDoc[], position: string | null): Promise<number> {
     const organizations = [...new Set(events.map((event) => event.organization_id))];
-    const endpoints = await this.endpoints.find({ organization_id: { $in: organizations }, status: 'active' });
+    const endpoints = await this.endpoints.find({ organization_id: { $in: organizations } });
     const now = this.now();
     const rows = events.flatMap((event) =>
       endpoints
-        // An endpoint hears of the events from its creation on, however late the fan-out runs.
-        .filter(
-          (endpoint) =>
-            endpoint.organization_id === event.organization_id && endpoint.enabled_events.includes(event.type) && event.created_at >= endpoint.created_at,
-        )
+        // By the endpoint's state when the event was created, however late the fan-out runs.
+        .filter((endpoint) => endpoint.organization_id === event.organization_id && receivesEvent(endpoint, event.type, event.created_at))
         .map((endpoint) =>
           newDelivery(
             endpoint,
@@ -303,7 +301,14 @@ export class WebhookDispatcher {
             consecutive_failures: failures,
             failing_since: failingSince,
             last_failure_at: at,
-            ...(disable ? { status: 'disabled', disabled_reason: 'failing', updated_at: at } : {}),
+            ...(disable
+              ? {
+                  status: 'disabled',
+                  disabled_reason: 'failing',
+                  delivery_states: withDeliveryState({ ...endpoint, status: 'disabled' }, at).delivery_states,
+                  updated_at: at,
+                }
+              : {}),
           },
         },
       );
