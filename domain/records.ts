@@ -538,6 +538,13 @@ export interface WatchDoc {
    * its last resume (changes while paused are not replayed).
    */
   evaluate_from: string;
+  /**
+   * When the watch was paused (`to` null while it still is; the last ones kept): a change is the
+   * watch's when it occurred after creation and outside these, however late the evaluator reads
+   * it. Absent on watches stored before pauses were kept: `evaluate_from` and the current status
+   * decide for them.
+   */
+  paused_periods?: Array<{ from: string; to: string | null }>;
   created_at: string;
   updated_at: string;
 }

@@ -6,11 +6,13 @@
  *
  * Pausing stops evaluation; resuming sets `evaluating_since` to now: changes that occurred while
  * the watch was paused are not replayed (an alert about a months-old filing, produced at resume,
- * would be noise; the preview finds them on demand).
+ * would be noise; the preview finds them on demand). The pause is recorded as a period, so a
+ * change that occurred before it is still the watch's when the evaluator reads it late.
  */
 import type { Filter } from '../../datasources/ports';
 import { ApiError, invalid, notFound } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
+import { withStatusChange } from '../../domain/watch-periods';
 import { COLLECTIONS, WATCH_STATUSES, WATCH_TYPES, type EventDoc, type WatchDoc, type WatchQuery } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
@@ -71,6 +73,7 @@ function newWatch(input: WatchInput, ctx: RequestContext, prefix = ''): WatchDoc
     query,
     metadata: input.metadata === undefined || input.metadata === null ? {} : parseMetadata(`${prefix}metadata`, input.metadata),
     evaluate_from: at,
+    paused_periods: [],
     created_at: at,
     updated_at: at,
   };
@@ -180,7 +183,11 @@ async function setWatchStatus(id: string, status: WatchDoc['status'], ctx: Reque
   if (watch.status === status) return watchObject(watch);
   const at = ctx.services.now().toISOString();
   const resumed = status === 'active' ? { evaluate_from: at } : {};
-  return saveWatch({ ...watch, ...resumed, status, updated_at: at }, status === 'active' ? 'watch.resumed' : 'watch.paused', ctx);
+  return saveWatch(
+    { ...watch, ...resumed, ...withStatusChange(watch, status, at), status, updated_at: at },
+    status === 'active' ? 'watch.resumed' : 'watch.paused',
+    ctx,
+  );
 }
 
 /** Deletes the watch; its alerts stay readable (they are the organization's history). */

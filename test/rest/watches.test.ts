@@ -160,6 +160,22 @@ describe('watches and alerts (issue 15)', function () {
       for (const watch of [pendingWatch, activeWatch]) await send(app, 'DELETE', `/v1/watches/${watch.id}`);
     });
 
+    it('a change made while the watch was active is its, even when the evaluator reads it after a pause and resume; one made while paused is not', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [43] } } });
+      const before = await add('Plover Inn', 'US', [43]);
+      await ok(await send(app, 'POST', `/v1/watches/${watch.id}/pause`));
+      const during = await add('Curlew Inn', 'US', [43]);
+      // Read by the evaluator while paused, and again after the resume: the same answer.
+      await evaluate();
+      await ok(await send(app, 'POST', `/v1/watches/${watch.id}/resume`));
+      const afterResume = await add('Dunlin Inn', 'US', [43]);
+      await evaluate();
+      const alerted = (await alertsOf(watch.id)).map((alert) => alert.trademark_id).sort();
+      expect(alerted).to.deep.equal([before, afterResume].sort());
+      expect(alerted).not.to.include(during);
+      await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+
     it('stores filters.offices lowercase whatever the casing, and translates them for matching', async () => {
       const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['uS', 'Em'] } } });
       expect(watch.query).to.deep.equal({ filters: { offices: ['us', 'em'] } });

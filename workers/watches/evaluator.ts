@@ -9,8 +9,9 @@
  * alerts still list newest first): read again, a change produces the same alerts, which are
  * already there and are not written twice.
  *
- * A watch hears of changes that occurred at or after its `evaluate_from` (its creation or its
- * last resume): what happened while it was paused is not replayed.
+ * A watch hears of the changes that occurred while it was active (after its creation, outside its
+ * paused periods), whenever the evaluator reads them: what happened while it was paused is not
+ * replayed, and what happened before a pause is not lost to it.
  *
  * Each change is matched against the mark as that version left it, not as it is now: catching up
  * after a stop (or two versions in one batch), the evaluator undoes the later versions' changes
@@ -32,6 +33,7 @@ import {
 } from '../../domain/records';
 import { ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { publicChangedFields, recordAtVersion } from '../../domain/trademark-changes';
+import { hearsChangeAt } from '../../domain/watch-periods';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -123,7 +125,7 @@ export class WatchEvaluator {
       }
       for (const { compiled, similarity } of hits) {
         const watch = compiled.watch;
-        if (occurredAt < watch.evaluate_from || trigger === null) continue;
+        if (trigger === null || !hearsChangeAt(watch, occurredAt)) continue;
         touched.set(watch._id, { lastChangeAt: occurredAt });
         // A mark already covered by this version for this watch (listed twice) alerts once.
         const alertId = derivedTimeId('alt_', Date.parse(occurredAt), `${watch._id}:${mark._id}:v${change.version}`);
@@ -176,7 +178,8 @@ export class WatchEvaluator {
     const tokens = await Promise.all(WATCH_TABLE_SOURCES.map((collection) => this.store.changeToken(collection)));
     const key = tokens.some((token) => token === null) ? null : tokens.join('|');
     if (key !== null && this.compiled?.key === key) return this.compiled.table;
-    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: 'active' });
+    // Paused watches too: a change that occurred before the pause is still theirs (hearsChangeAt).
+    const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: { $in: ['active', 'paused'] } });
     const table = new WatchTable(watches, await portfolioMarksOf(this.store, watches));
     const stats = this.store.collection<WatchStatsDoc>(COLLECTIONS.watchStats);
     for (const [watchId, message] of table.failures) {
