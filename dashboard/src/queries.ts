@@ -45,10 +45,11 @@ export const OPERATIONS = {
 }
 ${TRADEMARK_SUMMARY}`,
 
-  Alerts: `query Alerts($status: String, $limit: Int!) {
-  alerts(status: $status, limit: $limit) {
+  Alerts: `query Alerts($status: String, $limit: Int!, $cursor: String) {
+  alerts(status: $status, limit: $limit, cursor: $cursor) {
     data { ...DashboardAlert }
     has_more
+    pagination { cursor }
   }
 }
 ${ALERT_FIELDS}`,
@@ -62,10 +63,11 @@ ${ALERT_FIELDS}`,
   updateAlert(id: $id, status: $status) { id status updated_at }
 }`,
 
-  Watches: `query Watches {
-  watches(limit: 100) {
+  Watches: `query Watches($cursor: String) {
+  watches(limit: 100, cursor: $cursor) {
     data { id name watch_type status query evaluating_since created_at }
     has_more
+    pagination { cursor }
   }
 }`,
 
@@ -107,8 +109,8 @@ ${ALERT_FIELDS}`,
   plan { name features }
 }`,
 
-  Portfolios: `query Portfolios {
-  portfolios(limit: 50) { data { id name } }
+  Portfolios: `query Portfolios($cursor: String) {
+  portfolios(limit: 100, cursor: $cursor) { data { id name } has_more pagination { cursor } }
 }`,
 
   PortfolioDeadlineTimeline: `query PortfolioDeadlineTimeline($id: ID!) {
@@ -123,9 +125,11 @@ fragment DashboardDeadlines on DeadlineCounts {
   deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
 }`,
 
-  Webhooks: `query Webhooks {
-  webhookEndpoints(limit: 50) {
+  Webhooks: `query Webhooks($cursor: String) {
+  webhookEndpoints(limit: 100, cursor: $cursor) {
     data { id url description status enabled_events consecutive_failures last_success_at last_failure_at }
+    has_more
+    pagination { cursor }
   }
 }`,
 

@@ -43,6 +43,87 @@ export function useQuery<T>(name: OperationName, variables: Variables | null = {
   return { ...state, reload };
 }
 
+/** One page of a list field, as the schema's *Page types answer it. */
+export interface Page<Row> {
+  data: Row[];
+  has_more: boolean;
+  pagination: { cursor: string | null };
+}
+
+export interface PagedState<Row> {
+  /** The first page and every page loaded since; null until the first arrives. */
+  rows: Row[] | null;
+  error: Error | null;
+  loading: boolean;
+  reload: () => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  moreError: Error | null;
+  loadMore: () => void;
+}
+
+/**
+ * A paged list: the first page as `useQuery` loads it (again when `variables` change or on reload,
+ * which drops the pages loaded after it), and each next page on `loadMore`, appended. The
+ * operation takes `$cursor` and answers `field` with `data`, `has_more` and `pagination.cursor`.
+ */
+export function usePagedQuery<Row>(name: OperationName, field: string, variables: Variables = {}): PagedState<Row> {
+  const key = useKey();
+  const first = useQuery<Record<string, Page<Row>>>(name, variables);
+  const [more, setMore] = useState<{ rows: Row[]; cursor: string | null; hasMore: boolean } | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreError, setMoreError] = useState<Error | null>(null);
+  useEffect(() => {
+    setMore(null);
+    setMoreError(null);
+  }, [first.data]);
+  const page = first.data?.[field];
+  const cursor = more ? more.cursor : (page?.pagination.cursor ?? null);
+  const hasMore = more ? more.hasMore : (page?.has_more ?? false);
+  const loadMore = useCallback(() => {
+    if (cursor === null || loadingMore || first.loading) return;
+    setLoadingMore(true);
+    setMoreError(null);
+    request<Record<string, Page<Row>>>(key, name, { ...variables, cursor }).then(
+      (data) => {
+        const next = data[field] as Page<Row>;
+        setMore((previous) => ({ rows: [...(previous?.rows ?? []), ...next.data], cursor: next.pagination.cursor, hasMore: next.has_more }));
+        setLoadingMore(false);
+      },
+      (error: unknown) => {
+        setMoreError(error instanceof Error ? error : new Error(String(error)));
+        setLoadingMore(false);
+      },
+    );
+    // `variables` is compared as JSON, as useQuery does.
+  }, [key, name, field, JSON.stringify(variables), cursor, loadingMore, first.loading]);
+  return {
+    rows: page ? [...page.data, ...(more?.rows ?? [])] : null,
+    error: first.error,
+    loading: first.loading,
+    reload: first.reload,
+    hasMore,
+    loadingMore,
+    moreError,
+    loadMore,
+  };
+}
+
+/** The control under a paged list: shown while more rows remain, with the error of a failed load. */
+export function LoadMore<Row>({ list, what }: { list: PagedState<Row>; what: string }) {
+  if (!list.hasMore && list.moreError === null) return null;
+  return (
+    <div class="load-more">
+      {list.moreError && <ErrorNote error={list.moreError} />}
+      {list.hasMore && (
+        <button type="button" onClick={list.loadMore} disabled={list.loadingMore}>
+          {list.loadingMore ? `Loading more ${what}…` : `Show more ${what}`}
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="muted" role="status">

@@ -239,6 +239,33 @@ describe('dashboard in a real browser (issue 22)', function () {
     await row.getByTestId('watch-status').filter({ hasText: 'active' }).waitFor();
   });
 
+  it('reaches every watch of a list longer than a page through "Show more watches", which goes once all are shown', async () => {
+    const names = Array.from({ length: 110 }, (_, i) => `Paged watch ${String(i).padStart(3, '0')}`);
+    for (const chunk of [names.slice(0, 60), names.slice(60)]) {
+      const items = chunk.map((name) => ({ name, watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [9] } } }));
+      await ok(await send(app, 'POST', '/v1/watches/bulk', { items }), 201);
+    }
+    const listed = await ok<{ pagination: { total_count: number } }>(await send(app, 'GET', '/v1/watches?limit=1&include_total=true'));
+    const total = listed.pagination.total_count;
+    expect(total).to.be.greaterThan(100);
+    const { page } = await open();
+    await signIn(page, app.keys.full);
+    await go(page, 'Watches');
+    const rows = page.locator('tr[data-watch-id]');
+    await rows.nth(99).waitFor();
+    expect(await rows.count()).to.equal(100);
+    const more = page.getByRole('button', { name: 'Show more watches' });
+    while ((await more.count()) > 0) {
+      const shown = await rows.count();
+      await more.click();
+      await rows.nth(shown).waitFor();
+    }
+    expect(await rows.count()).to.equal(total);
+    const shownNames = await page.locator('tr[data-watch-id] th').allTextContents();
+    expect(shownNames).to.include.members(names);
+    expect(new Set(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-watch-id')))).size).to.equal(total);
+  });
+
   it('fits a phone-width screen without sideways scrolling', async () => {
     const phone = await open({ width: 390, height: 844 });
     await signIn(phone.page, app.keys.full);

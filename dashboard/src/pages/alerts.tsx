@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { request, subscribe } from '../graphql';
-import { ErrorNote, Loading, useKey, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, useKey, usePagedQuery } from '../ui';
 import { MarkLink } from './overview';
 
 export interface AlertRow {
@@ -42,10 +42,8 @@ type Live = 'connecting' | 'live' | { error: string };
 export function Alerts() {
   const key = useKey();
   const [filter, setFilter] = useState<Filter>('open');
-  const { data, error, loading, reload } = useQuery<{ alerts: { data: AlertRow[]; has_more: boolean } }>('Alerts', {
-    status: filter === 'all' ? null : filter,
-    limit: 50,
-  });
+  const list = usePagedQuery<AlertRow>('Alerts', 'alerts', { status: filter === 'all' ? null : filter, limit: 50 });
+  const { error, loading, reload } = list;
   const [arrived, setArrived] = useState<AlertRow[]>([]);
   const [changed, setChanged] = useState<Record<string, string>>({});
   const [live, setLive] = useState<Live>('connecting');
@@ -92,7 +90,7 @@ export function Alerts() {
     }
   };
 
-  const listed = data?.alerts.data ?? [];
+  const listed = list.rows ?? [];
   const rows = [...arrived.filter((alert) => !listed.some((known) => known.id === alert.id)), ...listed]
     .map((alert) => ({ ...alert, status: changed[alert.id] ?? alert.status }))
     // A live alert is open; it shows under the open and all filters only.
@@ -183,6 +181,7 @@ export function Alerts() {
           </li>
         ))}
       </ul>
+      <LoadMore list={list} what="alerts" />
     </>
   );
 }

@@ -1,6 +1,6 @@
 /** Deadlines: one portfolio's maintenance deadlines over the next 12 months, as a timeline by month, coloured by status. */
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, usePagedQuery, useQuery } from '../ui';
 import { MarkLink } from './overview';
 
 interface Deadline {
@@ -64,11 +64,11 @@ function Timeline({ portfolioId }: { portfolioId: string }) {
 }
 
 export function Deadlines() {
-  const { data, error, loading } = useQuery<{ portfolios: { data: Array<{ id: string; name: string }> } }>('Portfolios');
+  const list = usePagedQuery<{ id: string; name: string }>('Portfolios', 'portfolios');
   const [chosen, setChosen] = useState<string | null>(null);
-  if (loading) return <Loading what="portfolios" />;
-  if (error || !data) return <ErrorNote error={error ?? new Error('No data')} />;
-  const portfolios = data.portfolios.data;
+  if (list.loading) return <Loading what="portfolios" />;
+  if (list.error || !list.rows) return <ErrorNote error={list.error ?? new Error('No data')} />;
+  const portfolios = list.rows;
   if (portfolios.length === 0) return <p class="muted">No portfolios yet: create one with POST /v1/portfolios to see its deadlines here.</p>;
   const current = chosen ?? portfolios[0]?.id ?? null;
   return (
@@ -82,6 +82,7 @@ export function Deadlines() {
           ))}
         </select>
       </label>
+      <LoadMore list={list} what="portfolios" />
       {current && <Timeline portfolioId={current} />}
     </section>
   );

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { request } from '../graphql';
-import { ErrorNote, Loading, formatNumber, useKey, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, formatNumber, useKey, usePagedQuery } from '../ui';
 import { MarkLink } from './overview';
 
 interface WatchRow {
@@ -68,7 +68,10 @@ function describe(watch: WatchRow): string {
 
 export function Watches() {
   const key = useKey();
-  const { data, error, loading, reload } = useQuery<{ watches: { data: WatchRow[]; has_more: boolean } }>('Watches');
+  const list = usePagedQuery<WatchRow>('Watches', 'watches');
+  // Statuses changed here, so pausing a watch of a later page does not send the list back to its first page.
+  const [statuses, setStatuses] = useState<Record<string, string>>({});
+  const watches = list.rows?.map((watch) => ({ ...watch, status: statuses[watch.id] ?? watch.status })) ?? null;
   const [form, setForm] = useState<Form>(EMPTY);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [formError, setFormError] = useState<Error | null>(null);
@@ -112,15 +115,17 @@ export function Watches() {
       setMessage(`Watch ${result.createWatch.name ?? result.createWatch.id} created.`);
       setForm(EMPTY);
       setPreview(null);
-      reload();
+      setStatuses({});
+      list.reload();
     });
   };
 
   const toggle = (watch: WatchRow) =>
     act(async () => {
+      const status = watch.status === 'active' ? 'paused' : 'active';
       await request(key, watch.status === 'active' ? 'PauseWatch' : 'ResumeWatch', { id: watch.id });
-      setMessage(`Watch ${watch.name ?? watch.id} ${watch.status === 'active' ? 'paused' : 'resumed'}.`);
-      reload();
+      setStatuses((map) => ({ ...map, [watch.id]: status }));
+      setMessage(`Watch ${watch.name ?? watch.id} ${status === 'paused' ? 'paused' : 'resumed'}.`);
     });
 
   const diagnose = async (watch: WatchRow): Promise<void> => {
@@ -215,10 +220,10 @@ export function Watches() {
       </section>
       <section class="card" aria-labelledby="watch-list">
         <h2 id="watch-list">Watches</h2>
-        {loading && <Loading what="watches" />}
-        {error && <ErrorNote error={error} />}
-        {data && data.watches.data.length === 0 && <p class="muted">No watches yet.</p>}
-        {data && data.watches.data.length > 0 && (
+        {list.loading && <Loading what="watches" />}
+        {list.error && <ErrorNote error={list.error} />}
+        {watches && watches.length === 0 && <p class="muted">No watches yet.</p>}
+        {watches && watches.length > 0 && (
           <div class="table-wrap">
             <table>
               <thead>
@@ -231,7 +236,7 @@ export function Watches() {
                 </tr>
               </thead>
               <tbody>
-                {data.watches.data.map((watch) => {
+                {watches.map((watch) => {
                   const found = diagnostics[watch.id];
                   return (
                     <>
@@ -274,6 +279,7 @@ export function Watches() {
             </table>
           </div>
         )}
+        <LoadMore list={list} what="watches" />
       </section>
     </>
   );

@@ -1,6 +1,6 @@
 /** Webhook endpoints, with each one's recent deliveries and failures on demand. */
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, usePagedQuery, useQuery } from '../ui';
 
 interface Endpoint {
   id: string;
@@ -57,28 +57,31 @@ function Deliveries({ id }: { id: string }) {
 }
 
 export function Webhooks() {
-  const { data, error, loading } = useQuery<{ webhookEndpoints: { data: Endpoint[] } }>('Webhooks');
+  const list = usePagedQuery<Endpoint>('Webhooks', 'webhookEndpoints');
   const [open, setOpen] = useState<string | null>(null);
-  if (loading) return <Loading what="webhook endpoints" />;
-  if (error || !data) return <ErrorNote error={error ?? new Error('No data')} />;
-  const endpoints = data.webhookEndpoints.data;
+  if (list.loading) return <Loading what="webhook endpoints" />;
+  if (list.error || !list.rows) return <ErrorNote error={list.error ?? new Error('No data')} />;
+  const endpoints = list.rows;
   if (endpoints.length === 0) return <p class="muted">No webhook endpoints yet: register one with POST /v1/webhooks.</p>;
   return (
-    <ul class="plain">
-      {endpoints.map((endpoint) => (
-        <li class="card">
-          <h2>{endpoint.url}</h2>
-          <p>
-            <span class={`tag status-tag-${endpoint.status}`}>{endpoint.status}</span> {endpoint.description ?? ''} · events:{' '}
-            {endpoint.enabled_events.join(', ')} · {endpoint.consecutive_failures} consecutive failures · last success {endpoint.last_success_at ?? 'never'} ·
-            last failure {endpoint.last_failure_at ?? 'never'}
-          </p>
-          <button type="button" aria-expanded={open === endpoint.id} onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)}>
-            {open === endpoint.id ? 'Hide deliveries' : 'Show deliveries'}
-          </button>
-          {open === endpoint.id && <Deliveries id={endpoint.id} />}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul class="plain">
+        {endpoints.map((endpoint) => (
+          <li class="card">
+            <h2>{endpoint.url}</h2>
+            <p>
+              <span class={`tag status-tag-${endpoint.status}`}>{endpoint.status}</span> {endpoint.description ?? ''} · events:{' '}
+              {endpoint.enabled_events.join(', ')} · {endpoint.consecutive_failures} consecutive failures · last success {endpoint.last_success_at ?? 'never'} ·
+              last failure {endpoint.last_failure_at ?? 'never'}
+            </p>
+            <button type="button" aria-expanded={open === endpoint.id} onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)}>
+              {open === endpoint.id ? 'Hide deliveries' : 'Show deliveries'}
+            </button>
+            {open === endpoint.id && <Deliveries id={endpoint.id} />}
+          </li>
+        ))}
+      </ul>
+      <LoadMore list={list} what="endpoints" />
+    </>
   );
 }
