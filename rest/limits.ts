@@ -72,8 +72,10 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
   );
 }
 
-const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Policy', 'RateLimit'] as const;
-const QUOTA_HEADER_NAMES = [
+/** The window headers, on every authenticated answer but cached reference routes'. */
+export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Policy', 'RateLimit'] as const;
+/** The quota headers, on the answers of metered pools. */
+export const QUOTA_HEADER_NAMES = [
   'X-Quota-Limit',
   'X-Quota-Remaining',
   'X-Quota-Reset',

@@ -17,6 +17,7 @@ import { idPattern } from '../domain/ids';
 import { isMeteredPool } from '../domain/plans';
 import { CUSTOMER_SCOPES } from '../domain/scopes';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency';
+import { QUOTA_HEADER_NAMES, RATE_LIMIT_HEADER_NAMES } from './limits';
 import { openApiWebhooks } from './openapi-webhooks';
 import type { ParamKind, ParamSpec } from './params';
 import type { RouteDef } from './route';
@@ -214,15 +215,6 @@ const HEADERS = {
 
 type HeaderName = keyof typeof HEADERS;
 
-const QUOTA_HEADERS: readonly HeaderName[] = [
-  'X-Quota-Limit',
-  'X-Quota-Remaining',
-  'X-Quota-Reset',
-  'X-Quota-Daily-Limit',
-  'X-Quota-Daily-Remaining',
-  'X-Quota-Daily-Reset',
-];
-
 const IDEMPOTENCY_SCHEMA: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source };
 
 const PARAMETERS = {
@@ -323,8 +315,8 @@ class Components {
 function successHeaders(route: RouteDef): HeaderName[] {
   const names: HeaderName[] = ['Request-Id'];
   if (route.scope !== 'public') {
-    if (!route.cachedReference) names.push('RateLimit', 'RateLimit-Policy');
-    if (isMeteredPool(route.pool)) names.push(...QUOTA_HEADERS);
+    if (!route.cachedReference) names.push(...RATE_LIMIT_HEADER_NAMES);
+    if (isMeteredPool(route.pool)) names.push(...QUOTA_HEADER_NAMES);
     if (route.idempotency === 'required') names.push('Idempotent-Replayed');
   }
   if (route.publicCache) names.push('Cache-Control', 'ETag');
@@ -341,8 +333,8 @@ function errorHeaders(route: RouteDef, status: number): HeaderName[] {
   const names: HeaderName[] = ['Request-Id'];
   if (status === 429) names.push('Retry-After');
   if (route.scope === 'public' || BEFORE_LIMITS.has(status)) return names;
-  if (!route.cachedReference) names.push('RateLimit', 'RateLimit-Policy');
-  if (isMeteredPool(route.pool)) names.push(...QUOTA_HEADERS);
+  if (!route.cachedReference) names.push(...RATE_LIMIT_HEADER_NAMES);
+  if (isMeteredPool(route.pool)) names.push(...QUOTA_HEADER_NAMES);
   return names;
 }
 

@@ -587,15 +587,21 @@ describe('the alertCreated subscription (server-sent events)', function () {
   after(async () => app.close());
 
   /** Opens the subscription with `key` and resolves with the first alert it receives (or null when aborted). */
+  /** Opens the alertCreated stream with `key`. */
+  async function openStream(key: string, signal: AbortSignal): Promise<Response> {
+    const response = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { alertCreated { id trademark_id } }' }),
+      signal,
+    });
+    expect(response.status).to.equal(200);
+    return response;
+  }
+
   function firstAlert(key: string, signal: AbortSignal): Promise<{ id: string; trademark_id: string } | null> {
     return (async () => {
-      const response = await fetch(`${app.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: 'subscription { alertCreated { id trademark_id } }' }),
-        signal,
-      });
-      expect(response.status).to.equal(200);
+      const response = await openStream(key, signal);
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       let text = '';
       try {
@@ -641,13 +647,7 @@ describe('the alertCreated subscription (server-sent events)', function () {
 
   /** Everything a subscription stream sends until the server ends it (or `signal` aborts it). */
   async function streamText(key: string, signal: AbortSignal): Promise<string> {
-    const response = await fetch(`${app.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { alertCreated { id trademark_id } }' }),
-      signal,
-    });
-    expect(response.status).to.equal(200);
+    const response = await openStream(key, signal);
     try {
       return await response.text();
     } catch (error) {
