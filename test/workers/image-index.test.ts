@@ -99,6 +99,28 @@ describe('workers: image indexer', function () {
     expect(await other.records.countDocuments({})).to.equal(logos.length + 1);
     await resumed.stop();
   });
+
+  it('reads a batch it failed to apply again: the image is indexed by the retry, not skipped past', async () => {
+    let failing = false;
+    // The media store as an unreadable disk leaves it: every read fails until it is back.
+    const flakyMedia = new Proxy(media, {
+      get(target, prop, receiver) {
+        if (prop === 'get' && failing) return async () => Promise.reject(new Error('EIO: media unreadable'));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const flaky = new ImageIndexer(store, flakyMedia, index);
+    await flaky.catchUp();
+    failing = true;
+    const record = await media.put(await wordmark('HALCYON GATE', '#ffffff'), { trademark_id: markId });
+    let failure: unknown = null;
+    await flaky.catchUp().catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.contain('EIO');
+    failing = false;
+    expect(await flaky.catchUp()).to.be.greaterThan(0);
+    expect((await index.byMediaId(record._id))?.logo_text).to.equal('HALCYON GATE');
+    await flaky.stop();
+  });
 });
 
 describe('workers: image indexer, a rebuild cut short', function () {
