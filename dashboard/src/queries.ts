@@ -133,9 +133,11 @@ fragment DashboardDeadlines on DeadlineCounts {
   }
 }`,
 
-  WebhookDeliveries: `query WebhookDeliveries($id: ID!) {
-  webhookDeliveries(id: $id, limit: 20) {
+  WebhookDeliveries: `query WebhookDeliveries($id: ID!, $cursor: String) {
+  webhookDeliveries(id: $id, limit: 20, cursor: $cursor) {
     data { id event_type attempt status http_status error created_at }
+    has_more
+    pagination { cursor }
   }
 }`,
 
@@ -150,11 +152,17 @@ fragment DashboardDeadlines on DeadlineCounts {
     classifications(full_goods_services: false) { nice_class }
     media { id kind mime_type url }
   }
-  trademarkHistory(id: $id, sort: "event_date", limit: 100) {
-    data { id event_type event_type_description event_date }
-  }
 }
 ${TRADEMARK_SUMMARY}`,
+
+  // Its own operation, so that the next pages of a long history do not fetch the mark again.
+  MarkHistory: `query MarkHistory($id: ID!, $cursor: String) {
+  trademarkHistory(id: $id, sort: "event_date", limit: 100, cursor: $cursor) {
+    data { id event_type event_type_description event_date }
+    has_more
+    pagination { cursor }
+  }
+}`,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -62,49 +62,53 @@ export interface PagedState<Row> {
   loadMore: () => void;
 }
 
+/** The pages loaded after a first page (`after`: its answer), and the state of the load under way. */
+interface More<Row> {
+  after: unknown;
+  rows: Row[];
+  cursor: string | null;
+  hasMore: boolean;
+  loading: boolean;
+  error: Error | null;
+}
+
 /**
- * A paged list: the first page as `useQuery` loads it (again when `variables` change or on reload,
- * which drops the pages loaded after it), and each next page on `loadMore`, appended. The
- * operation takes `$cursor` and answers `field` with `data`, `has_more` and `pagination.cursor`.
+ * A paged list: the first page as `useQuery` loads it (again when `variables` change or on reload),
+ * and each next page on `loadMore`, appended. The operation takes `$cursor` and answers `field`
+ * with `data`, `has_more` and `pagination.cursor`. The pages loaded after the first belong to the
+ * first page they follow: a new first page (a reload, other variables) drops them, and drops the
+ * answer of a load still under way for the old one.
  */
 export function usePagedQuery<Row>(name: OperationName, field: string, variables: Variables = {}): PagedState<Row> {
   const key = useKey();
   const first = useQuery<Record<string, Page<Row>>>(name, variables);
-  const [more, setMore] = useState<{ rows: Row[]; cursor: string | null; hasMore: boolean } | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreError, setMoreError] = useState<Error | null>(null);
-  useEffect(() => {
-    setMore(null);
-    setMoreError(null);
-  }, [first.data]);
+  const [more, setMore] = useState<More<Row> | null>(null);
   const page = first.data?.[field];
-  const cursor = more ? more.cursor : (page?.pagination.cursor ?? null);
-  const hasMore = more ? more.hasMore : (page?.has_more ?? false);
-  const loadMore = useCallback(() => {
-    if (cursor === null || loadingMore || first.loading) return;
-    setLoadingMore(true);
-    setMoreError(null);
+  const current = more !== null && more.after === first.data ? more : null;
+  const cursor = current ? current.cursor : (page?.pagination.cursor ?? null);
+  const hasMore = current ? current.hasMore : (page?.has_more ?? false);
+  const loadMore = (): void => {
+    if (cursor === null || current?.loading || first.loading) return;
+    const after = first.data;
+    // Applied only while the pages still follow this first page.
+    const ours = (update: (mine: More<Row>) => More<Row>) => (state: More<Row> | null) => (state !== null && state.after === after ? update(state) : state);
+    setMore({ after, rows: current?.rows ?? [], cursor, hasMore, loading: true, error: null });
     request<Record<string, Page<Row>>>(key, name, { ...variables, cursor }).then(
       (data) => {
         const next = data[field] as Page<Row>;
-        setMore((previous) => ({ rows: [...(previous?.rows ?? []), ...next.data], cursor: next.pagination.cursor, hasMore: next.has_more }));
-        setLoadingMore(false);
+        setMore(ours((mine) => ({ ...mine, rows: [...mine.rows, ...next.data], cursor: next.pagination.cursor, hasMore: next.has_more, loading: false })));
       },
-      (error: unknown) => {
-        setMoreError(error instanceof Error ? error : new Error(String(error)));
-        setLoadingMore(false);
-      },
+      (error: unknown) => setMore(ours((mine) => ({ ...mine, loading: false, error: error instanceof Error ? error : new Error(String(error)) }))),
     );
-    // `variables` is compared as JSON, as useQuery does.
-  }, [key, name, field, JSON.stringify(variables), cursor, loadingMore, first.loading]);
+  };
   return {
-    rows: page ? [...page.data, ...(more?.rows ?? [])] : null,
+    rows: page ? [...page.data, ...(current?.rows ?? [])] : null,
     error: first.error,
     loading: first.loading,
     reload: first.reload,
     hasMore,
-    loadingMore,
-    moreError,
+    loadingMore: current?.loading ?? false,
+    moreError: current?.error ?? null,
     loadMore,
   };
 }
@@ -116,7 +120,7 @@ export function LoadMore<Row>({ list, what }: { list: PagedState<Row>; what: str
     <div class="load-more">
       {list.moreError && <ErrorNote error={list.moreError} />}
       {list.hasMore && (
-        <button type="button" onClick={list.loadMore} disabled={list.loadingMore}>
+        <button type="button" onClick={list.loadMore} disabled={list.loading || list.loadingMore}>
           {list.loadingMore ? `Loading more ${what}…` : `Show more ${what}`}
         </button>
       )}

@@ -18,6 +18,8 @@ import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { startTestApp, type TestApp } from '../support/harness';
 import { MARQUE } from '../support/serve-process';
 import { ok, send } from '../support/http';
+import { addMark } from '../../workers/ingest/manual-marks';
+import { MarkWriter } from '../../workers/ingest/mark-writer';
 
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1 npm test); other runs write to a temporary folder.
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(projectRoot(), 'docs') : join(tmpdir(), 'marque-dashboard-screenshots');
@@ -239,31 +241,137 @@ describe('dashboard in a real browser (issue 22)', function () {
     await row.getByTestId('watch-status').filter({ hasText: 'active' }).waitFor();
   });
 
+  /** The number of rows of a list of the test organization, as the REST API counts them. */
+  async function countOf(path: string): Promise<number> {
+    const listed = await ok<{ pagination: { total_count: number } }>(
+      await send(app, 'GET', `${path}${path.includes('?') ? '&' : '?'}limit=1&include_total=true`),
+    );
+    return listed.pagination.total_count;
+  }
+
   it('reaches every watch of a list longer than a page through "Show more watches", which goes once all are shown', async () => {
+    const before = await countOf('/v1/watches');
     const names = Array.from({ length: 110 }, (_, i) => `Paged watch ${String(i).padStart(3, '0')}`);
     for (const chunk of [names.slice(0, 60), names.slice(60)]) {
       const items = chunk.map((name) => ({ name, watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [9] } } }));
       await ok(await send(app, 'POST', '/v1/watches/bulk', { items }), 201);
     }
-    const listed = await ok<{ pagination: { total_count: number } }>(await send(app, 'GET', '/v1/watches?limit=1&include_total=true'));
-    const total = listed.pagination.total_count;
-    expect(total).to.be.greaterThan(100);
+    const total = before + names.length;
+    expect(await countOf('/v1/watches')).to.equal(total);
     const { page } = await open();
     await signIn(page, app.keys.full);
     await go(page, 'Watches');
     const rows = page.locator('tr[data-watch-id]');
     await rows.nth(99).waitFor();
     expect(await rows.count()).to.equal(100);
+
+    // The next page's first request fails, and the second is held until the disabled control is seen.
+    let fail = true;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postDataJSON() as { operationName?: string; variables?: { cursor?: string | null } };
+      if (body.operationName !== 'Watches' || !body.variables?.cursor) return route.continue();
+      if (fail) {
+        fail = false;
+        const errors = [{ message: 'Simulated failure of the next page', extensions: { type: 'internal_error', status: 500 } }];
+        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ errors }) });
+      }
+      await held;
+      return route.continue();
+    });
     const more = page.getByRole('button', { name: 'Show more watches' });
+    await more.click();
+    await page.locator('.load-more [role="alert"]').filter({ hasText: 'Simulated failure of the next page' }).waitFor();
+    expect(await rows.count()).to.equal(100);
+    await more.click();
+    const loading = page.getByRole('button', { name: 'Loading more watches…' });
+    await loading.waitFor();
+    expect(await loading.isDisabled()).to.equal(true);
+    expect(await page.locator('.load-more [role="alert"]').count()).to.equal(0);
+    release();
+    await rows.nth(100).waitFor();
+    await page.unroute('**/graphql');
+
     while ((await more.count()) > 0) {
       const shown = await rows.count();
       await more.click();
       await rows.nth(shown).waitFor();
     }
     expect(await rows.count()).to.equal(total);
+    expect(await page.locator('.load-more').count()).to.equal(0);
     const shownNames = await page.locator('tr[data-watch-id] th').allTextContents();
     expect(shownNames).to.include.members(names);
     expect(new Set(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-watch-id')))).size).to.equal(total);
+
+    // A watch of a later page can be paused, and the list stays as long as it is.
+    const oldest = names[0]!;
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: oldest, exact: true }) });
+    await row.getByRole('button', { name: `Pause ${oldest}` }).click();
+    await row.getByTestId('watch-status').filter({ hasText: 'paused' }).waitFor();
+    expect(await rows.count()).to.equal(total);
+  });
+
+  it('reaches every open alert through "Show more alerts", keeps live alerts and triage, and pages again after a filter change', async () => {
+    // A watch of its own, and marks only it matches: each mark written makes one alert.
+    const watch = await ok<{ id: string }>(
+      await send(app, 'POST', '/v1/watches', { watch_type: 'filter', name: 'CA class 33', query: { filters: { offices: ['ca'], niceClasses: [33] } } }),
+      201,
+    );
+    const openBefore = await countOf('/v1/alerts?status=open');
+    const writer = new MarkWriter(app.adapters.store);
+    const add = (markText: string) =>
+      addMark(app.adapters.store, writer, { markText, officeCode: 'CA', classes: [33], ownerName: 'Paging Test Ltd', status: 'pending', today: today() });
+    const texts = Array.from({ length: 60 }, (_, i) => `Maple Paging ${String(i).padStart(3, '0')}`);
+    for (const text of texts) await add(text);
+    await app.server.watchEvaluator.catchUp();
+    await app.server.watchEvaluator.catchUp();
+    expect(await countOf(`/v1/alerts?watch_id=${watch.id}`)).to.equal(texts.length);
+    const total = openBefore + texts.length;
+    expect(total).to.be.greaterThan(50);
+
+    const { page } = await open();
+    await signIn(page, app.keys.full);
+    await go(page, 'Alerts');
+    await page.getByTestId('live-status').filter({ hasText: 'Live' }).waitFor();
+    const cards = page.locator('li.alert');
+    await cards.nth(49).waitFor();
+    expect(await cards.count()).to.equal(50);
+    const more = page.getByRole('button', { name: 'Show more alerts' });
+    while ((await more.count()) > 0) {
+      const shown = await cards.count();
+      await more.click();
+      await cards.nth(shown).waitFor();
+    }
+    expect(await cards.count()).to.equal(total);
+    expect(await page.locator('.load-more').count()).to.equal(0);
+    const marks = await page.locator('li.alert .alert-head strong').allTextContents();
+    expect(marks).to.include.members(texts);
+    expect(new Set(await cards.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-alert-id')))).size).to.equal(total);
+
+    // Triage of an alert of a later page: the list keeps its length.
+    const oldest = page.locator('li.alert', { hasText: texts[0]! });
+    await oldest.getByRole('button', { name: `Acknowledge alert on ${texts[0]}` }).click();
+    await oldest.getByTestId('alert-status').filter({ hasText: 'acknowledged' }).waitFor();
+    expect(await cards.count()).to.equal(total);
+
+    // A new alert arrives live, at the top, above every page loaded.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await add('Maple Paging live');
+    await app.server.watchEvaluator.catchUp();
+    await cards.first().filter({ hasText: 'Maple Paging live' }).waitFor({ timeout: 20_000 });
+    expect(await cards.count()).to.equal(total + 1);
+
+    // Another filter starts again from its first page, with the control back.
+    await page.locator('select').selectOption('all');
+    await page.waitForFunction(() => document.querySelectorAll('li.alert').length === 50);
+    await more.waitFor();
+    await page.locator('select').selectOption('acknowledged');
+    await page.locator('li.alert', { hasText: texts[0]! }).waitFor();
+    expect(await page.locator('li.alert', { hasText: 'Maple Paging 001' }).count()).to.equal(0);
+    await page.locator('select').selectOption('open');
+    await page.waitForFunction(() => document.querySelectorAll('li.alert').length === 50);
+    await more.waitFor();
   });
 
   it('fits a phone-width screen without sideways scrolling', async () => {

@@ -1,5 +1,5 @@
 /** One mark: its record with its logo, and its prosecution history as a timeline. */
-import { ErrorNote, Loading, Section, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, Section, usePagedQuery, useQuery } from '../ui';
 
 interface MarkData {
   trademark: {
@@ -16,7 +16,33 @@ interface MarkData {
     classifications: Array<{ nice_class: number }>;
     media: Array<{ id: string; kind: string; mime_type: string; url: string }>;
   };
-  trademarkHistory: { data: Array<{ id: string; event_type: string; event_type_description: string | null; event_date: string }> };
+}
+
+interface MarkEvent {
+  id: string;
+  event_type: string;
+  event_type_description: string | null;
+  event_date: string;
+}
+
+/** The mark's prosecution events, oldest first, a page at a time. */
+function History({ id }: { id: string }) {
+  const history = usePagedQuery<MarkEvent>('MarkHistory', 'trademarkHistory', { id });
+  if (history.loading) return <Loading what="the history" />;
+  if (history.error || !history.rows) return <ErrorNote error={history.error ?? new Error('No data')} />;
+  if (history.rows.length === 0) return <p class="muted">No events recorded.</p>;
+  return (
+    <>
+      <ol class="timeline">
+        {history.rows.map((event) => (
+          <li>
+            <time dateTime={event.event_date}>{event.event_date}</time> · {event.event_type_description ?? event.event_type.replace(/_/g, ' ')}
+          </li>
+        ))}
+      </ol>
+      <LoadMore list={history} what="events" />
+    </>
+  );
 }
 
 export function Mark({ id }: { id: string }) {
@@ -54,17 +80,7 @@ export function Mark({ id }: { id: string }) {
         </p>
       </Section>
       <Section title="Prosecution history" id="history">
-        {data.trademarkHistory.data.length === 0 ? (
-          <p class="muted">No events recorded.</p>
-        ) : (
-          <ol class="timeline">
-            {data.trademarkHistory.data.map((event) => (
-              <li>
-                <time dateTime={event.event_date}>{event.event_date}</time> · {event.event_type_description ?? event.event_type.replace(/_/g, ' ')}
-              </li>
-            ))}
-          </ol>
-        )}
+        <History id={mark.id} />
       </Section>
     </>
   );

@@ -1,6 +1,6 @@
 /** Webhook endpoints, with each one's recent deliveries and failures on demand. */
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, LoadMore, usePagedQuery, useQuery } from '../ui';
+import { ErrorNote, Loading, LoadMore, usePagedQuery } from '../ui';
 
 interface Endpoint {
   id: string;
@@ -24,35 +24,38 @@ interface Delivery {
 }
 
 function Deliveries({ id }: { id: string }) {
-  const { data, error, loading } = useQuery<{ webhookDeliveries: { data: Delivery[] } }>('WebhookDeliveries', { id });
-  if (loading) return <Loading what="deliveries" />;
-  if (error || !data) return <ErrorNote error={error ?? new Error('No data')} />;
-  if (data.webhookDeliveries.data.length === 0) return <p class="muted">No deliveries in the last 30 days.</p>;
+  const list = usePagedQuery<Delivery>('WebhookDeliveries', 'webhookDeliveries', { id });
+  if (list.loading) return <Loading what="deliveries" />;
+  if (list.error || !list.rows) return <ErrorNote error={list.error ?? new Error('No data')} />;
+  if (list.rows.length === 0) return <p class="muted">No deliveries in the last 30 days.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Status</th>
-            <th scope="col">HTTP / error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.webhookDeliveries.data.map((delivery) => (
-            <tr class={delivery.status === 'failed' || delivery.status === 'exhausted' ? 'failed' : ''}>
-              <td>{new Date(delivery.created_at).toLocaleString()}</td>
-              <td>{delivery.event_type}</td>
-              <td class="num">{delivery.attempt}</td>
-              <td>{delivery.status}</td>
-              <td>{delivery.http_status ?? delivery.error ?? '—'}</td>
+    <>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Status</th>
+              <th scope="col">HTTP / error</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {list.rows.map((delivery) => (
+              <tr class={delivery.status === 'failed' || delivery.status === 'exhausted' ? 'failed' : ''}>
+                <td>{new Date(delivery.created_at).toLocaleString()}</td>
+                <td>{delivery.event_type}</td>
+                <td class="num">{delivery.attempt}</td>
+                <td>{delivery.status}</td>
+                <td>{delivery.http_status ?? delivery.error ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <LoadMore list={list} what="deliveries" />
+    </>
   );
 }
 
