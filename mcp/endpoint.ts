@@ -8,9 +8,10 @@
  * (rest/internal-calls.ts), spending the `mcp` transport tier and the route's own pool, quota and
  * scope, and logged like any request (OAuth sessions without an API key id). Every other message
  * (the handshake: initialize, notifications, tools/list, ping; a call of an unknown tool) spends
- * one unit of the `mcp` tier and the utility pool itself, each message of a batch alike (spec, Limits: "MCP handshake paths are `utility`"; the MCP tier covers
- * "`/mcp` endpoints") and answers with the rate-limit headers. The organization is always the
- * credential's: no tool argument names one.
+ * one unit of the `mcp` tier and the utility pool itself, each message of a batch alike (spec,
+ * Limits: "MCP handshake paths are `utility`"; the MCP tier covers "`/mcp` endpoints"), and the
+ * answer carries the rate-limit headers. The organization is always the credential's: no tool
+ * argument names one.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
