@@ -27,6 +27,8 @@ export interface Services {
 export interface Caller {
   organizationId: string;
   apiKeyId: string | null;
+  /** An OAuth access token's subject (the user acting through an MCP session); absent for API keys. */
+  subject?: string;
   scopes: ReadonlySet<string>;
 }
 

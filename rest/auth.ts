@@ -55,8 +55,11 @@ export function requireScope(caller: Caller, scope: string | null): void {
  * The caller of an OAuth access token already verified (MCP sessions): its organization, which
  * must exist, and the scopes the token grants. No API key: the request log records none.
  */
-export async function authenticateOAuth(store: DocumentStore, principal: { organizationId: string; scopes: ReadonlySet<string> }): Promise<Authenticated> {
+export async function authenticateOAuth(
+  store: DocumentStore,
+  principal: { subject: string; organizationId: string; scopes: ReadonlySet<string> },
+): Promise<Authenticated> {
   const organization = await keptOrganizations.get(store, principal.organizationId, () => findOrganization(store, principal.organizationId));
   if (!organization) throw unauthorized('the account has no organization yet; create or join one before connecting');
-  return { caller: { organizationId: organization._id, apiKeyId: null, scopes: principal.scopes }, organization };
+  return { caller: { organizationId: organization._id, apiKeyId: null, subject: principal.subject, scopes: principal.scopes }, organization };
 }

@@ -6,9 +6,9 @@
  *   (`route.idempotency === 'required'`: PATCH, DELETE, non-exempt POST).
  * - Keys are scoped to the organization. The first request claims the key (KeyValue
  *   beginIdempotent, atomic on every adapter); the request's fingerprint is the calling key (its
- *   ID and scopes) + method + request target (path with IDs, and query) + canonical JSON body, so
- *   the same key on another resource, with another body or from another API key is a different
- *   request (409). A replay thus never hands one key what another key's request answered, such
+ *   ID and scopes; an OAuth caller's token subject) + method + request target (path with IDs, and
+ *   query) + canonical JSON body, so the same key on another resource, with another body or from
+ *   another API key or user is a different request (409). A replay thus never hands one key what another key's request answered, such
  *   as the secret of a key it could not have created itself.
  * - A replay with the same fingerprint gets the first response back: status, body (with its
  *   original request_id) and the headers that belong to the result (Content-Type, Location), plus
@@ -87,8 +87,9 @@ export function canonicalJson(value: unknown): string {
  * first resource's result; so is the same request from another API key, or from the same key
  * after its scopes changed (rotation keeps a key's ID, so a retry with the new secret replays).
  */
-export function requestFingerprint(sender: Pick<Caller, 'apiKeyId' | 'scopes'>, method: string, target: string, body: unknown): string {
-  const who = `${sender.apiKeyId ?? 'token'} ${[...sender.scopes].sort().join(',')}`;
+export function requestFingerprint(sender: Pick<Caller, 'apiKeyId' | 'subject' | 'scopes'>, method: string, target: string, body: unknown): string {
+  // An OAuth caller has no key: its token's subject stands for it.
+  const who = `${sender.apiKeyId ?? `token:${sender.subject ?? ''}`} ${[...sender.scopes].sort().join(',')}`;
   return createHash('sha256')
     .update(`${who}\n${method} ${target}\n${canonicalJson(body)}`)
     .digest('base64url');

@@ -59,6 +59,10 @@ describe('idempotency: pure rules', () => {
     expect(requestFingerprint(key, 'POST', '/v1/x', { a: 2 })).not.to.equal(base);
     expect(requestFingerprint({ apiKeyId: 'key_b', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
     expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['a']) }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
+    // OAuth callers have no key: their token's subject tells two users of one organization apart.
+    const alice = requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 });
+    expect(requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).to.equal(alice);
+    expect(requestFingerprint({ apiKeyId: null, subject: 'user_bob', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).not.to.equal(alice);
   });
 
   it('maps a claim attempt to run, replay, conflict or processing', () => {
