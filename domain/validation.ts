@@ -14,6 +14,11 @@ const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\
  * what it has always been on every door: 0000-02-29 is refused, as when this check went through
  * `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999 (and 1900 is not a leap year).
  */
+/** An ISO 3166-1 alpha-2 country code, any casing. */
+export const COUNTRY_CODE_PATTERN = /^[A-Za-z]{2}$/;
+/** A Vienna classification code: category CC, division CC.DD or section CC.DD.SS. */
+export const VIENNA_CODE_PATTERN = /^\d{2}(\.\d{2}(\.\d{2})?)?$/;
+
 export function isIsoDate(value: string): boolean {
   const date = parseIsoDate(value);
   return date !== null && !(date.year === 0 && date.month === 2 && date.day === 29);

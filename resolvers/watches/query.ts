@@ -32,7 +32,7 @@ import {
   type WatchType,
 } from '../../domain/records';
 import { JURISDICTION_CODES, OFFICE_CODES } from '../../domain/offices';
-import { isIsoDate, parseId, truncate } from '../../domain/validation';
+import { COUNTRY_CODE_PATTERN, isIsoDate, parseId, truncate, VIENNA_CODE_PATTERN } from '../../domain/validation';
 import type { SearchFilter } from '../../datasources/ports';
 import { toSearchFilters, type TrademarkFilterInput } from '../trademarks/filter';
 
@@ -75,9 +75,9 @@ const FILTER_KEYS: ReadonlyMap<string, { param: string; kind: FilterKind }> = ne
       // code that names no office or jurisdiction would make a watch that can never alert.
       ['jurisdictions', { type: 'strings', values: JURISDICTION_CODES, caseInsensitive: true }],
       ['offices', { type: 'strings', values: OFFICE_CODES, caseInsensitive: true, caseFold: 'lower' }],
-      ['owner_country', { type: 'strings', pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 country code', caseFold: 'upper' }],
+      ['owner_country', { type: 'strings', pattern: COUNTRY_CODE_PATTERN, patternRule: 'must be an ISO 3166-1 alpha-2 country code', caseFold: 'upper' }],
       ['nice_classes', { type: 'classes' }],
-      ['vienna_codes', { type: 'strings', pattern: /^\d{2}(\.\d{2}(\.\d{2})?)?$/, patternRule: 'must be a Vienna code written CC, CC.DD or CC.DD.SS' }],
+      ['vienna_codes', { type: 'strings', pattern: VIENNA_CODE_PATTERN, patternRule: 'must be a Vienna code written CC, CC.DD or CC.DD.SS' }],
       ['owner_id', { type: 'strings', prefix: 'own_' }],
       ['attorney_id', { type: 'strings', prefix: 'att_' }],
       ['firm_id', { type: 'strings', prefix: 'firm_' }],

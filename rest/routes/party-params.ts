@@ -6,6 +6,7 @@ import type { ParamSpec, ParsedParams } from '../params';
 import type { OperationRoute } from '../route';
 import { trademarkSummarySchema } from '../schemas/trademarks';
 import { TRADEMARK_FILTER_PARAMS, TRADEMARK_SEARCH_CONTROL_PARAMS, trademarkListVariables } from './trademark-params';
+import { COUNTRY_CODE_PATTERN } from '../../domain/validation';
 
 export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({
   name: 'id',
@@ -16,7 +17,7 @@ export const idParam = (prefix: IdPrefix, what: string): ParamSpec => ({
 
 export const countryCodeParam: ParamSpec = {
   name: 'country_code',
-  kind: { type: 'string', maxLength: 2, pattern: /^[A-Za-z]{2}$/, patternRule: 'must be an ISO 3166-1 alpha-2 code', uppercase: true },
+  kind: { type: 'string', maxLength: 2, pattern: COUNTRY_CODE_PATTERN, patternRule: 'must be an ISO 3166-1 alpha-2 code', uppercase: true },
   description: 'ISO 3166-1 alpha-2 country code.',
 };
 export const nameQueryParam = (what: string): ParamSpec => ({

@@ -17,6 +17,7 @@ import {
 import { JURISDICTION_CODES, OFFICE_CODES } from '../../domain/offices';
 import { rangeParams, type ParamSpec, type ParsedParams } from '../params';
 import { cursorParam, includeTotalParam, limitParam } from './paging-params';
+import { COUNTRY_CODE_PATTERN, VIENNA_CODE_PATTERN } from '../../domain/validation';
 
 const enumList = (name: string, values: readonly string[], description: string, caseInsensitive = false): ParamSpec => ({
   name,
@@ -63,7 +64,7 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   enumList('offices', OFFICE_CODES, 'Office codes (uppercase ST.3; legacy lowercase accepted).', true),
   {
     name: 'owner_country',
-    kind: { type: 'string', maxLength: 2, pattern: /^[A-Za-z]{2}$/, patternRule: 'must be ISO 3166-1 alpha-2 codes', uppercase: true },
+    kind: { type: 'string', maxLength: 2, pattern: COUNTRY_CODE_PATTERN, patternRule: 'must be ISO 3166-1 alpha-2 codes', uppercase: true },
     array: true,
     group: 'filter',
     description: "Owner's country (ISO 3166-1 alpha-2).",
@@ -71,7 +72,7 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   { name: 'nice_classes', kind: { type: 'integer', min: 1, max: 45 }, array: true, maxItems: 45, group: 'filter', description: 'Nice classes 1 to 45.' },
   {
     name: 'vienna_codes',
-    kind: { type: 'string', maxLength: 8, pattern: /^\d{2}(\.\d{2}(\.\d{2})?)?$/, patternRule: 'must be Vienna codes written CC, CC.DD or CC.DD.SS' },
+    kind: { type: 'string', maxLength: 8, pattern: VIENNA_CODE_PATTERN, patternRule: 'must be Vienna codes written CC, CC.DD or CC.DD.SS' },
     array: true,
     group: 'filter',
     description: 'Vienna classification codes; a category (01) or division (01.05) also matches the marks coded within it.',

@@ -159,12 +159,13 @@ export class WatchEvaluator {
       for (let version = change.version + 1; mark !== undefined && version <= mark.version; version++) laterIds.add(`${mark._id}:v${version}`);
     }
     const later = laterIds.size === 0 ? [] : await this.store.collection<TrademarkChangeDoc>(COLLECTIONS.trademarkChanges).findByIds([...laterIds]);
+    const laterByMark = new Map<string, TrademarkChangeDoc[]>();
+    for (const row of later) laterByMark.set(row.trademark_id, [...(laterByMark.get(row.trademark_id) ?? []), row]);
     const versions = new Map<string, TrademarkDoc>();
     for (const change of changes) {
       const mark = current.get(change.trademark_id);
       if (mark === undefined || versions.has(versionKey(change))) continue;
-      const laterOfMark = later.filter((row) => row.trademark_id === mark._id);
-      versions.set(versionKey(change), recordAtVersion(mark, change.version, laterOfMark));
+      versions.set(versionKey(change), recordAtVersion(mark, change.version, laterByMark.get(mark._id) ?? []));
     }
     return versions;
   }
