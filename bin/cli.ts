@@ -32,7 +32,8 @@ const USAGE = `Usage: marque <command> [options]
   worker indexer                          run the search indexer alone
   worker watches                          run the watch evaluator alone (or stand by while serve runs it)
   worker webhooks                         run the webhook dispatcher alone (leave it out of serve: MARQUE_FEED_WORKERS)
-  mcp                                     serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY
+  mcp [--toolsets a,b]                    serve the MCP tools over stdio for a local agent, acting with MARQUE_API_KEY;
+                                          only those of the toolsets named (default MARQUE_MCP_TOOLSETS, or all)
   seed --marks N [--seed S] [--render-logos]
                                           fill an empty store with N generated marks and index them; logos
                                           are rendered when first read, or all now with --render-logos
@@ -87,11 +88,19 @@ async function runWorker(config: Config, name: string | undefined): Promise<void
 }
 
 /** `marque mcp`: the MCP tools over stdio, with MARQUE_API_KEY; stdout carries only the protocol. */
-async function mcpStdio(config: Config): Promise<void> {
+async function mcpStdio(config: Config, args: string[]): Promise<void> {
   if (config.apiKey === null) throw new UsageError('marque mcp needs MARQUE_API_KEY: the API key the agent acts with');
+  const { values } = parseArgs({ args, options: { toolsets: { type: 'string' } } });
+  const toolsets =
+    values.toolsets !== undefined
+      ? { names: values.toolsets, parameter: '--toolsets' }
+      : config.mcpToolsets !== null
+        ? { names: config.mcpToolsets, parameter: 'MARQUE_MCP_TOOLSETS' }
+        : undefined;
   const { logToStderr } = await import('./background');
   const { createServer } = await import('./compose');
   const { serveStdio } = await import('../mcp/stdio');
+  const { selectToolsets } = await import('../mcp/toolsets');
   const adapters = await openAdapters(config);
   const server = await createServer(adapters, cursorSecret(config), {
     log: logToStderr,
@@ -99,10 +108,12 @@ async function mcpStdio(config: Config): Promise<void> {
     runRetention: false,
   });
   try {
+    const listed = await refusalsAsUsage(async () => selectToolsets(server.mcp.tools, toolsets?.names, toolsets?.parameter ?? '--toolsets'));
     await serveStdio({
       app: server.app,
       store: adapters.store,
       tools: server.mcp.tools,
+      listed,
       internalCalls: server.mcp.internalCalls,
       apiKey: config.apiKey,
       version: server.mcp.version,
@@ -227,7 +238,7 @@ export async function main(argv: string[]): Promise<void> {
       case 'worker':
         return await runWorker(config, args[0]);
       case 'mcp':
-        return await mcpStdio(config);
+        return await mcpStdio(config, args);
       case 'seed':
         return await seed(config, args);
       case 'orgs':

@@ -57,6 +57,8 @@ export interface Config {
   authUrl: string | null;
   /** MARQUE_API_KEY: the key `marque mcp` (stdio) acts with. */
   apiKey: string | null;
+  /** MARQUE_MCP_TOOLSETS: the toolsets `marque mcp` lists (comma-separated; unset: every tool); `--toolsets` overrides it. */
+  mcpToolsets: string | null;
   /** MARQUE_METRICS_TOKEN: the bearer token /metrics needs (unset: open in development, off in production). */
   metricsToken: string | null;
 }
@@ -136,6 +138,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: baseUrl(env, 'MARQUE_PUBLIC_URL'),
     authUrl: baseUrl(env, 'MARQUE_AUTH_URL'),
     apiKey: optional(env.MARQUE_API_KEY),
+    mcpToolsets: optional(env.MARQUE_MCP_TOOLSETS),
     metricsToken: optional(env.MARQUE_METRICS_TOKEN),
   };
 }

@@ -15,7 +15,7 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError, errorBody } from '../domain/errors';
+import { ApiError, errorBody, invalid } from '../domain/errors';
 import { newRequestId } from '../rest/app';
 import type { DocumentStore, KeyValue } from '../datasources/ports';
 import { authenticate, authenticateOAuth, type Authenticated } from '../rest/auth';
@@ -26,6 +26,7 @@ import { OAUTH_METADATA_PATH } from '../rest/routes/oauth-metadata';
 import { looksLikeJwt, type AccessTokenVerifier } from './access-tokens';
 import { createMcpServer, type CallRoute } from './server';
 import type { ToolDefinition } from './tools';
+import { selectToolsets } from './toolsets';
 
 export interface McpEndpointOptions {
   store: DocumentStore;
@@ -110,6 +111,17 @@ async function authenticateMcp(options: McpEndpointOptions, authorization: strin
   return authenticate(options.store, authorization, options.now());
 }
 
+/** The query parameter of the `/mcp` URL that names the connection's toolsets (mcp/toolsets.ts). */
+const TOOLSETS_PARAMETER = 'toolsets';
+
+/** The toolsets the URL names (the app leaves query strings to each route to parse). */
+function toolsetsParameter(url: string): string | undefined {
+  const question = url.indexOf('?');
+  const values = question === -1 ? [] : new URLSearchParams(url.slice(question + 1)).getAll(TOOLSETS_PARAMETER);
+  if (values.length > 1) throw invalid(TOOLSETS_PARAMETER, 'give it once, with the toolset names separated by commas');
+  return values[0];
+}
+
 const HANDSHAKE_CHARGE: LimitCharge = { pool: 'utility', tier: 'mcp' };
 
 /**
@@ -131,13 +143,14 @@ function handshakeUnits(body: unknown, toolNames: ReadonlySet<string>): number {
 export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): void {
   const challenge = () => `Bearer resource_metadata="${options.publicUrl()}${OAUTH_METADATA_PATH}"`;
   const limiter = new Limiter(options.kv);
-  const toolNames = new Set(options.tools.map((tool) => tool.name));
 
   app.post('/mcp', async (request, reply) => {
     let who: Authenticated;
+    let listed: readonly ToolDefinition[];
     try {
       who = await authenticateMcp(options, request.headers.authorization);
-      const units = handshakeUnits(request.body, toolNames);
+      listed = selectToolsets(options.tools, toolsetsParameter(request.url), TOOLSETS_PARAMETER);
+      const units = handshakeUnits(request.body, new Set(listed.map((tool) => tool.name)));
       if (units > 0) {
         const limits = await limiter.admit({ ...HANDSHAKE_CHARGE, units }, who.organization);
         reply.headers(limits.headers);
@@ -148,11 +161,12 @@ export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): voi
       if (refusal.status === 401) reply.header('www-authenticate', challenge());
       return sendError(reply, request, refusal);
     }
-    const server = createMcpServer(
-      options.tools,
+    const server = createMcpServer({
+      tools: options.tools,
+      listed,
       // The answer is written once every tool call of the request has run (JSON responses), so the
       // limits of the last call are still in time for its head.
-      routeCaller(
+      callRoute: routeCaller(
         app,
         options.internalCalls,
         async () => who,
@@ -160,8 +174,8 @@ export function mountMcp(app: FastifyInstance, options: McpEndpointOptions): voi
           if (!reply.raw.headersSent) for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
         },
       ),
-      options.version,
-    );
+      version: options.version,
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes the response itself: what the hooks set (CORS, Request-Id) and the
     // rate-limit headers go onto the raw response first, and Node merges them with its own.

@@ -12,6 +12,7 @@ import * as z from 'zod/v4';
 import { ApiError, errorBody } from '../domain/errors';
 import { newRequestId } from '../rest/app';
 import { toolRequest, type ToolDefinition, type ToolRequest } from './tools';
+import { toolsetsOf } from './toolsets';
 
 /** What a route answered: its status and its JSON body. */
 export interface RouteAnswer {
@@ -24,10 +25,24 @@ export type CallRoute = (request: ToolRequest) => Promise<RouteAnswer>;
 
 const MCP_SERVER_NAME = 'marque';
 
-const INSTRUCTIONS =
-  'Marque answers questions about trademarks: search marks by text, office, class and status (search_trademarks), read one in full with its opposition window (get_trademark), ' +
-  'find owners and their portfolios, compute deadlines (compute_deadlines) and watch for conflicting filings (marque_watches_create). IDs carry their kind as a prefix (tm_, own_, wch_…). ' +
-  'Errors come back as tool errors with a detail naming the argument and the rule.';
+/** Where the instructions point an agent first, each said only when its tool is listed. */
+const FIRST_STEPS: ReadonlyArray<{ tool: string; clause: string }> = [
+  { tool: 'search_trademarks', clause: 'search marks by text, office, class and status (search_trademarks)' },
+  { tool: 'get_trademark', clause: 'read one in full with its opposition window (get_trademark)' },
+  { tool: 'list_owners', clause: 'find owners and their portfolios (list_owners)' },
+  { tool: 'compute_deadlines', clause: 'compute deadlines (compute_deadlines)' },
+  { tool: 'marque_watches_create', clause: 'watch for conflicting filings (marque_watches_create)' },
+];
+
+function instructions(listed: readonly ToolDefinition[], unlisted: readonly string[]): string {
+  const names = new Set(listed.map((tool) => tool.name));
+  const steps = FIRST_STEPS.filter((step) => names.has(step.tool)).map((step) => step.clause);
+  return [
+    `Marque answers questions about trademarks${steps.length > 0 ? `: ${steps.join(', ')}` : ''}.`,
+    'IDs carry their kind as a prefix (tm_, own_, wch_…). Errors come back as tool errors with a detail naming the argument and the rule.',
+    ...(unlisted.length > 0 ? [`This connection lists some toolsets only; the others (${unlisted.join(', ')}) are added by naming them in its toolsets.`] : []),
+  ].join(' ');
+}
 
 /** Signing secrets never reach a tool result (spec: OAuth 2.1 for the MCP server, item 7). */
 function redactSecrets(body: unknown): unknown {
@@ -56,10 +71,32 @@ function errorResult(body: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-export function createMcpServer(tools: readonly ToolDefinition[], callRoute: CallRoute, version: string): Server {
-  const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed: Tool[] = tools.map((tool) => ({
+export interface McpServerOptions {
+  /** Every tool of the service. */
+  tools: readonly ToolDefinition[];
+  /** The tools of the connection's toolsets (mcp/toolsets.ts): listed and callable. */
+  listed: readonly ToolDefinition[];
+  callRoute: CallRoute;
+  version: string;
+}
+
+/** Why a tool cannot be called: none of that name, or not in the connection's toolsets. */
+function unknownTool(name: string, tools: readonly ToolDefinition[]): ApiError {
+  const elsewhere = tools.find((tool) => tool.name === name);
+  return elsewhere === undefined
+    ? new ApiError('not_found', `no tool ${name}; tools/list names them all`)
+    : new ApiError(
+        'not_found',
+        `tool ${name} is in the toolset ${elsewhere.toolset}, which this connection does not list; add it to the connection's toolsets`,
+      );
+}
+
+export function createMcpServer({ tools, listed: listedTools, callRoute, version }: McpServerOptions): Server {
+  const listedToolsets = new Set(listedTools.map((tool) => tool.toolset));
+  const unlisted = toolsetsOf(tools).filter((toolset) => !listedToolsets.has(toolset));
+  const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} }, instructions: instructions(listedTools, unlisted) });
+  const byName = new Map(listedTools.map((tool) => [tool.name, tool]));
+  const listed: Tool[] = listedTools.map((tool) => ({
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
@@ -75,10 +112,7 @@ export function createMcpServer(tools: readonly ToolDefinition[], callRoute: Cal
     // The SDK's own tools/call check has passed by now (Server.setRequestHandler wraps this handler).
     const request = CallToolRequestSchema.parse(anyRequest);
     const tool = byName.get(request.params.name);
-    if (tool === undefined) {
-      const unknown = new ApiError('not_found', `no tool ${request.params.name}; tools/list names them all`);
-      return errorResult(errorBody(unknown, `tools/call ${request.params.name}`, newRequestId()));
-    }
+    if (tool === undefined) return errorResult(errorBody(unknownTool(request.params.name, tools), `tools/call ${request.params.name}`, newRequestId()));
     let call: ToolRequest;
     try {
       call = toolRequest(tool, request.params.arguments ?? {});

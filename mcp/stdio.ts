@@ -16,6 +16,8 @@ export interface StdioOptions {
   app: FastifyInstance;
   store: DocumentStore;
   tools: readonly ToolDefinition[];
+  /** The tools of the toolsets the agent asked for (mcp/toolsets.ts). */
+  listed: readonly ToolDefinition[];
   internalCalls: InternalCalls;
   apiKey: string;
   version: string;
@@ -27,7 +29,12 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   const who = () => authenticate(options.store, `Bearer ${options.apiKey}`, options.now());
   // Refuse a bad key before the agent's first request, with the reason on stderr.
   await who();
-  const server = createMcpServer(options.tools, routeCaller(options.app, options.internalCalls, who), options.version);
+  const server = createMcpServer({
+    tools: options.tools,
+    listed: options.listed,
+    callRoute: routeCaller(options.app, options.internalCalls, who),
+    version: options.version,
+  });
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new StdioServerTransport());
   await closed;

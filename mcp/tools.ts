@@ -12,6 +12,7 @@ import { parseJsonParams, type ParamSpec } from '../rest/params';
 import type { RouteDef } from '../rest/route';
 import type { JsonSchema } from '../rest/schemas/json-schema';
 import { successSchema } from '../rest/serialize';
+import { toolsetName } from './toolsets';
 
 export interface ToolAnnotations {
   title: string;
@@ -27,6 +28,8 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  /** The group an agent may list it in (mcp/toolsets.ts): its route's tag. */
+  toolset: string;
   route: RouteDef;
 }
 
@@ -93,6 +96,7 @@ export function buildTools(routes: readonly RouteDef[]): ToolDefinition[] {
       inputSchema: bodySchema(inputParams(route)),
       outputSchema: successSchema(route),
       annotations: annotations(route),
+      toolset: toolsetName(route.tag),
       route,
     });
   }
