@@ -341,6 +341,7 @@ function errorHeaders(route: RouteDef, status: number): HeaderName[] {
 /** The error statuses a route can answer: its own, 400 for unknown parameters, and the authenticated stages'. */
 function errorStatuses(route: RouteDef): number[] {
   const statuses = new Set<number>([400, ...route.errors]);
+  for (const status of Object.keys(route.alsoAnswers ?? {})) statuses.delete(Number(status));
   if (route.scope !== 'public') {
     statuses.add(401);
     // 403: a scope to lack, a plan feature, or a metered pool a plan may exclude; a route open to any key has none of them.
@@ -365,6 +366,7 @@ function responses(route: RouteDef, components: Components): Record<string, unkn
     },
   };
   const out: Record<string, unknown> = { [String(route.successStatus)]: success };
+  for (const [status, description] of Object.entries(route.alsoAnswers ?? {})) out[status] = { ...success, description };
   if (route.publicCache) {
     out['304'] = {
       description: 'Not modified: If-None-Match names the current ETag. No body.',

@@ -138,6 +138,11 @@ interface RouteBase {
   /** Error statuses this route documents besides 401/403/429/5xx. */
   errors: readonly number[];
   /**
+   * Statuses besides `successStatus` whose body is still this route's response, not the error
+   * envelope (readiness answers 503 with its probes), each with what it means.
+   */
+  alsoAnswers?: Readonly<Record<number, string>>;
+  /**
    * The name of the MCP tool that calls this route (rest/mcp/tools.ts derives its input and output
    * schemas, annotations and description from the rest of the entry); absent: not a tool.
    */

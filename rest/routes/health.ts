@@ -76,7 +76,7 @@ export function healthRoutes(deps: HealthDeps): RouteDef[] {
         'ok: database, cache and search index reachable. degraded (HTTP 200): the cache or the search index is down; some features may fail. ' +
         'unhealthy (HTTP 503): the database is unreachable. shutting_down (HTTP 503): draining for a stop. Poll about every 60 seconds.',
       response: readySchema,
-      errors: [503],
+      alsoAnswers: { 503: 'unhealthy (the database is unreachable) or shutting_down (draining for a stop): the same readiness body.' },
       handle: async () => {
         const results = await Promise.all(deps.probes.map(async (p) => [p.name, await probe(p, deps.now)] as const));
         const dependencies = Object.fromEntries(results) as Record<Probe['name'], DependencyStatus>;

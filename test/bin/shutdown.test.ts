@@ -4,6 +4,7 @@
  * when the listener closes, too), the process exits 0; a second signal exits at once. With one
  * process and with two HTTP workers under a primary (which forwards the stop to each).
  */
+import Ajv from 'ajv';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,6 +65,10 @@ for (const workers of [1, 2])
 
     it('answers all 50 requests in flight at SIGTERM, shows shutting_down first, and exits 0', async () => {
       const server = await start(dataDir, key, workers);
+      // The 503 is a readiness body, as the served OpenAPI document says (not the error envelope).
+      const ajv = new Ajv({ strict: false });
+      ajv.addSchema(await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json(), 'openapi.json', undefined, false);
+      const readiness503 = ajv.compile({ $ref: 'openapi.json#/paths/~1health~1ready/get/responses/503/content/application~1json/schema' });
       const items = Array.from({ length: 1000 }, (_, i) => ({ jurisdiction: 'US', registration_date: `20${String(10 + (i % 10))}-03-0${1 + (i % 9)}` }));
       const slow = slowPost(server.baseUrl, '/v1/deadlines/compute', key, JSON.stringify({ items: items.slice(0, 10), as_of_date: '2026-01-01' }));
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -80,6 +85,7 @@ for (const workers of [1, 2])
       }
       expect(readiness).to.deep.include({ status: 503 });
       expect(readiness?.body.status).to.equal('shutting_down');
+      const documented = readiness503(readiness?.body);
       const statuses = await Promise.all(inFlight.map(async (request) => (await request).status));
       expect(statuses).to.deep.equal(new Array(50).fill(200));
       // Past the drain the listener closes; a request whose body was still arriving is answered whole.
@@ -87,6 +93,7 @@ for (const workers of [1, 2])
       slow.sendBody();
       expect(await slow.response).to.match(/^HTTP\/1\.1 200 OK/);
       expect(await server.exit).to.equal(0);
+      expect(documented, JSON.stringify(readiness503.errors)).to.equal(true);
     });
 
     it('exits at once on a second signal during the drain', async () => {
