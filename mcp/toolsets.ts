@@ -7,7 +7,6 @@
  */
 import { invalid } from '../domain/errors';
 import type { Tag } from '../rest/tags';
-import type { ToolDefinition } from './tools';
 
 /** The toolset of a route tag: `Saved searches` → `saved-searches`. */
 export function toolsetName(tag: Tag): string {
@@ -15,7 +14,7 @@ export function toolsetName(tag: Tag): string {
 }
 
 /** The toolsets of `tools`, in the order their first tools come. */
-export function toolsetsOf(tools: readonly ToolDefinition[]): string[] {
+export function toolsetsOf(tools: ReadonlyArray<{ toolset: string }>): string[] {
   return [...new Set(tools.map((tool) => tool.toolset))];
 }
 
@@ -23,7 +22,7 @@ export function toolsetsOf(tools: readonly ToolDefinition[]): string[] {
  * The tools of the toolsets `requested` names (comma-separated; undefined: every tool), in the
  * tools' own order. An unknown or empty name is the client's error, named by `parameter`.
  */
-export function selectToolsets(tools: readonly ToolDefinition[], requested: string | undefined, parameter: string): readonly ToolDefinition[] {
+export function selectToolsets<Tool extends { toolset: string }>(tools: readonly Tool[], requested: string | undefined, parameter: string): readonly Tool[] {
   if (requested === undefined) return tools;
   const known = toolsetsOf(tools);
   const names = requested.split(',').map((name) => name.trim());
