@@ -28,6 +28,18 @@ const TRADEMARK_SUMMARY = `fragment DashboardMark on Trademark {
   status { primary stage }
 }`;
 
+const DEADLINE_FIELDS = `fragment DashboardDeadline on PortfolioDeadline {
+  trademark_id
+  mark_text
+  office_code
+  type
+  name
+  due_date
+  status
+  urgency
+  days_until_due
+}`;
+
 export const OPERATIONS = {
   // Checks a key at sign-in: any valid key may run it, and it spends nothing metered.
   Ping: `query Ping {
@@ -122,8 +134,19 @@ ${ALERT_FIELDS}`,
 fragment DashboardDeadlines on DeadlineCounts {
   count
   by_status { status count }
-  deadlines { trademark_id mark_text office_code type name due_date status urgency days_until_due }
-}`,
+  deadlines { ...DashboardDeadline }
+}
+${DEADLINE_FIELDS}`,
+
+  // Every deadline of one group of the timeline (a month, or the overdue ones), in the timeline's order.
+  PortfolioDeadlineGroup: `query PortfolioDeadlineGroup($id: ID!, $month: String, $overdue: Boolean, $cursor: String) {
+  portfolioDeadlines(id: $id, month: $month, overdue: $overdue, limit: 100, cursor: $cursor) {
+    data { ...DashboardDeadline }
+    has_more
+    pagination { cursor }
+  }
+}
+${DEADLINE_FIELDS}`,
 
   Webhooks: `query Webhooks($cursor: String) {
   webhookEndpoints(limit: 100, cursor: $cursor) {

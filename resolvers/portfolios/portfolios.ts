@@ -19,6 +19,7 @@ import { loadPresent } from '../loaders';
 import { pageLimit } from '../page-limit';
 import { assertResourceQuota } from '../organization/resource-quota';
 import { searchTrademarks, type TrademarkSearchArgs } from '../trademarks/search';
+import { deadlineGroupOf, dueBeforeMonth, dueInMonth, inDeadlineGroup, monthStart } from './deadline-groups';
 
 export const PORTFOLIO_NAME_MAX_LENGTH = 200;
 export const PORTFOLIO_DESCRIPTION_MAX_LENGTH = 2_000;
@@ -161,6 +162,9 @@ interface PortfolioDeadlineArgs {
   as_of_date?: string | null;
   horizon_years?: number | null;
   include_optional?: boolean | null;
+  /** One group of the timeline (deadline-groups.ts); GraphQL only, no REST route passes them. */
+  month?: string | null;
+  overdue?: boolean | null;
   limit?: number | null;
   cursor?: string | null;
   include_total?: boolean | null;
@@ -206,11 +210,16 @@ async function portfolioDeadlineRows(args: Omit<PortfolioDeadlineArgs, 'limit' |
 
 /**
  * Every mark's deadlines, one row per deadline with its mark, by due date then mark and type;
- * `due_before` keeps those due before a date; paged by keyset on that order.
+ * `due_before` keeps those due before a date, `month` or `overdue` one group of the timeline (the
+ * current month is the one of `as_of_date`, today by default, as the timeline's); paged by keyset
+ * on that order.
  */
 async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestContext) {
-  const { portfolio, rows, horizonYears } = await portfolioDeadlineRows(args, ctx);
+  const group = deadlineGroupOf(args);
+  const { portfolio, rows: all, horizonYears } = await portfolioDeadlineRows(args, ctx);
   const limit = pageLimit(args.limit);
+  const currentMonth = monthStart(args.as_of_date ? new Date(`${args.as_of_date}T00:00:00Z`) : ctx.services.now());
+  const rows = group === null ? all : all.filter((row) => inDeadlineGroup(row.due_date, group, currentMonth));
   const binding = {
     list: 'portfolio_deadlines',
     portfolio: portfolio._id,
@@ -218,6 +227,8 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
     type: args.type ?? null,
     as_of: args.as_of_date ?? null,
     horizonYears,
+    // Only when given, so the cursors of the REST route (which never passes a group) keep their binding.
+    ...(group === null ? {} : { group }),
   };
   const after = args.cursor ? ctx.services.cursors.decode(args.cursor, binding).after : null;
   const start = after ? rows.findIndex((row) => orderKey(row) > (after as string[]).join('\u0000')) : 0;
@@ -260,20 +271,19 @@ async function portfolioDeadlineTimeline(args: { id: string; months?: number | n
   if (!Number.isInteger(perMonth) || perMonth < 0 || perMonth > MAX_DEADLINES_PER_MONTH)
     throw invalid('per_month', `must be an integer from 0 to ${MAX_DEADLINES_PER_MONTH}`);
   const today = ctx.services.now();
-  const monthStart = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
-  const { rows } = await portfolioDeadlineRows({ id: args.id, due_before: monthStart(months) }, ctx);
-  const first = monthStart(0);
+  const { rows } = await portfolioDeadlineRows({ id: args.id, due_before: monthStart(today, months) }, ctx);
+  const first = monthStart(today);
   return {
     overdue: deadlineGroup(
-      rows.filter((row) => row.due_date < first),
+      rows.filter((row) => dueBeforeMonth(row.due_date, first)),
       perMonth,
     ),
     months: Array.from({ length: months }, (_, i) => {
-      const month = monthStart(i).slice(0, 7);
+      const month = monthStart(today, i).slice(0, 7);
       return {
         month,
         ...deadlineGroup(
-          rows.filter((row) => row.due_date.startsWith(month)),
+          rows.filter((row) => dueInMonth(row.due_date, month)),
           perMonth,
         ),
       };

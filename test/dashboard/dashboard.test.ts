@@ -18,6 +18,8 @@ import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { startTestApp, type TestApp } from '../support/harness';
 import { MARQUE } from '../support/serve-process';
 import { ok, send } from '../support/http';
+import { catalogId } from '../../domain/ids';
+import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { addMark } from '../../workers/ingest/manual-marks';
 import { MarkWriter } from '../../workers/ingest/mark-writer';
 
@@ -372,6 +374,79 @@ describe('dashboard in a real browser (issue 22)', function () {
     await page.locator('select').selectOption('open');
     await page.waitForFunction(() => document.querySelectorAll('li.alert').length === 50);
     await more.waitFor();
+  });
+
+  it('shows every deadline of a month longer than the timeline shows through "Show all N", page by page, each once and in order', async () => {
+    // Copies of a mark due within the year share its deadlines: its month gets more than a page of them.
+    const start = new Date();
+    const monthStart = (offset: number) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+    const renewals = (await ok<{ data: Array<{ id: string; name: string }> }>(await send(app, 'GET', '/v1/portfolios?limit=100'))).data.find(
+      (portfolio) => portfolio.name === 'Renewals',
+    );
+    const timeline = await ok<{ data: Array<{ trademark_id: string; due_date: string }> }>(
+      await send(app, 'GET', `/v1/portfolios/${renewals?.id}/deadlines?due_before=${monthStart(12)}&limit=100`),
+    );
+    const source = timeline.data.find((row) => row.due_date >= monthStart(0));
+    expect(source, 'a deadline within the year').to.not.equal(undefined);
+    const month = source!.due_date.slice(0, 7);
+    const marks = app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
+    const mark = (await marks.findOne({ _id: source!.trademark_id }))!;
+    const copies: string[] = [];
+    for (let i = 0; i < 110; i++) {
+      const application_number = `${mark.application_number}D${i}`;
+      const copy: TrademarkDoc = { ...mark, _id: catalogId('tm_', mark.office_code, application_number), application_number, owner_ids: [] };
+      await marks.insertOne(copy);
+      copies.push(copy._id);
+    }
+    const docket = await ok<{ id: string }>(await send(app, 'POST', '/v1/portfolios', { name: 'Docket', trademark_ids: [mark._id, ...copies] }), 201);
+    // What the month holds, in the timeline's order, as the REST list pages it.
+    const expected: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const listed: { data: Array<{ trademark_id: string; due_date: string; name: string }>; pagination: { cursor: string | null } } = await ok(
+        await send(app, 'GET', `/v1/portfolios/${docket.id}/deadlines?due_before=${monthStart(12)}&limit=100${query}`),
+      );
+      for (const row of listed.data) if (row.due_date.startsWith(`${month}-`)) expected.push(`#/marks/${row.trademark_id}|${row.due_date}|${row.name}`);
+      cursor = listed.pagination.cursor;
+    } while (cursor !== null);
+    expect(expected.length).to.be.greaterThan(100);
+
+    const { page } = await open();
+    await signIn(page, app.keys.full);
+    await go(page, 'Deadlines');
+    await page.getByLabel('Portfolio').selectOption({ label: 'Docket' });
+    const group = page.locator('ol.timeline > li').filter({ has: page.getByRole('heading', { level: 3, name: month }) });
+    const rows = group.locator('li.deadline');
+    await group.getByText(`(${expected.length})`).waitFor();
+    expect(await rows.count()).to.equal(20);
+    expect(await group.textContent()).not.to.match(/and \d+ more/);
+    const all = group.getByRole('button', { name: `Show all ${expected.length} deadlines due in ${month}` });
+    await all.click();
+    await rows.nth(20).waitFor();
+    expect(await all.count()).to.equal(0);
+    expect(await rows.count()).to.equal(100);
+    // The control of the next pages says how many are left.
+    await group.getByRole('button', { name: `Show more deadlines due in ${month} (${expected.length - 100} left)` }).waitFor();
+    const more = group.getByRole('button', { name: new RegExp(`^Show more deadlines due in ${month} \\(\\d+ left\\)$`) });
+    while ((await more.count()) > 0) {
+      const shown = await rows.count();
+      await more.click();
+      await rows.nth(shown).waitFor();
+    }
+    expect(await rows.count()).to.equal(expected.length);
+    expect(await group.locator('.load-more').count()).to.equal(0);
+    expect(await group.getByRole('button').count()).to.equal(0);
+    const shown = await rows.evaluateAll((elements) =>
+      elements.map((element) => {
+        const link = element.querySelector('a')?.getAttribute('href') ?? '';
+        const due = element.querySelector('time')?.getAttribute('datetime') ?? '';
+        // The deadline's name is the text between the date and the mark: "… · name · mark".
+        const name = (element.textContent ?? '').split(' · ')[1] ?? '';
+        return `${link}|${due}|${name}`;
+      }),
+    );
+    expect(shown).to.deep.equal(expected);
   });
 
   it('fits a phone-width screen without sideways scrolling', async () => {
