@@ -30,6 +30,11 @@ const FIRST_STEPS: ReadonlyArray<{ tool: string; clause: string }> = [
   { tool: 'search_trademarks', clause: 'search marks by text, office, class and status (search_trademarks)' },
   { tool: 'get_trademark', clause: 'read one in full with its opposition window (get_trademark)' },
   { tool: 'list_owners', clause: 'find owners and their portfolios (list_owners)' },
+  {
+    tool: 'preview_watch',
+    clause:
+      'find marks confusingly similar to a name, as a clearance check (preview_watch with watch_type similarity, q and filters: best first, phonetic, visual and typo matches; nothing is created)',
+  },
   { tool: 'compute_deadlines', clause: 'compute deadlines (compute_deadlines)' },
   { tool: 'marque_watches_create', clause: 'watch for conflicting filings (marque_watches_create)' },
 ];
