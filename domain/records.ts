@@ -545,6 +545,13 @@ export interface WatchDoc {
    * decide for them.
    */
   paused_periods?: Array<{ from: string; to: string | null }>;
+  /**
+   * The queries the watch had before `query`, oldest first, each with the instant it was replaced
+   * (the last ones kept; domain/watch-queries.ts): a change is matched with the query in force
+   * when it occurred, however late the evaluator reads it. Never shown in the watch object.
+   * Absent on watches whose query was never replaced since they were kept: `query` decides.
+   */
+  earlier_queries?: Array<{ query: WatchQuery; until: string }>;
   created_at: string;
   updated_at: string;
 }

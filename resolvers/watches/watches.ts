@@ -7,12 +7,15 @@
  * Pausing stops evaluation; resuming sets `evaluating_since` to now: changes that occurred while
  * the watch was paused are not replayed (an alert about a months-old filing, produced at resume,
  * would be noise; the preview finds them on demand). The pause is recorded as a period, so a
- * change that occurred before it is still the watch's when the evaluator reads it late.
+ * change that occurred before it is still the watch's when the evaluator reads it late. Likewise a
+ * replaced query is kept with the instant it was replaced (not in the watch object), so a change
+ * that occurred before a PATCH is matched with the query the watch had then.
  */
 import type { Filter } from '../../datasources/ports';
 import { ApiError, invalid, notFound } from '../../domain/errors';
 import { randomId } from '../../domain/ids';
 import { withStatusChange } from '../../domain/watch-periods';
+import { withQuery } from '../../domain/watch-queries';
 import { COLLECTIONS, WATCH_STATUSES, WATCH_TYPES, type EventDoc, type WatchDoc, type WatchQuery } from '../../domain/records';
 import { parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
@@ -175,7 +178,7 @@ async function updateWatch(args: { id: string; name?: unknown; query?: unknown; 
     args.query === undefined || args.query === null ? watch.query : await resolveReferences(checkWatchQuery(watch.watch_type, args.query), ctx);
   const name = args.name === undefined ? watch.name : checkName(args.name, 'name');
   const metadata = args.metadata === undefined || args.metadata === null ? watch.metadata : mergeMetadata('metadata', watch.metadata, args.metadata);
-  return saveWatch({ ...watch, name, query, metadata, updated_at: at }, 'watch.updated', ctx);
+  return saveWatch({ ...watch, ...withQuery(watch, query, at), name, metadata, updated_at: at }, 'watch.updated', ctx);
 }
 
 async function setWatchStatus(id: string, status: WatchDoc['status'], ctx: RequestContext) {

@@ -48,7 +48,8 @@ describe('watches and alerts (issue 15)', function () {
   let writer: MarkWriter;
 
   before(async () => {
-    app = await startTestApp({ marks: 300 });
+    // More monitoring requests than the plan's 100 a minute: the limit is not what this file tests.
+    app = await startTestApp({ marks: 300, organization: { limitsOverride: { per_minute: { monitoring: 1_000 } } } });
     writer = new MarkWriter(app.adapters.store);
   });
   after(async () => app.close());
@@ -173,6 +174,39 @@ describe('watches and alerts (issue 15)', function () {
       const alerted = (await alertsOf(watch.id)).map((alert) => alert.trademark_id).sort();
       expect(alerted).to.deep.equal([before, afterResume].sort());
       expect(alerted).not.to.include(during);
+      await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+
+    const patchQuery = async (watchId: string, query: unknown): Promise<Watch> => {
+      const patched = await ok<Watch>(await send(app, 'PATCH', `/v1/watches/${watchId}`, { query }));
+      // The queries it had are the evaluator's business, not part of the watch object.
+      expect(patched).not.to.have.property('earlier_queries');
+      return patched;
+    };
+
+    it('a change made before the query was PATCHed, read by the evaluator after, is matched with the query the watch had: it alerts', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [41] } } });
+      const before = await add('Godwit Hall', 'US', [41]);
+      await patchQuery(watch.id, { filters: { offices: ['us'], niceClasses: [42] } });
+      await evaluate();
+      expect((await alertsOf(watch.id)).map((alert) => alert.trademark_id)).to.deep.equal([before]);
+      await send(app, 'DELETE', `/v1/watches/${watch.id}`);
+    });
+
+    it('a mark only the new query matches alerts when made after the PATCH, not when made before it and read after', async () => {
+      const watch = await createWatch({ watch_type: 'filter', query: { filters: { offices: ['us'], niceClasses: [39] } } });
+      const before = await add('Whimbrel Yard', 'US', [40]);
+      await patchQuery(watch.id, { filters: { offices: ['us'], niceClasses: [40] } });
+      const after = await add('Sanderling Yard', 'US', [40]);
+      // Now outside the query: the old query's class no longer alerts.
+      await add('Turnstone Yard', 'US', [39]);
+      await evaluate();
+      const alerted = (await alertsOf(watch.id)).map((alert) => alert.trademark_id);
+      expect(alerted).to.deep.equal([after]);
+      expect(alerted).not.to.include(before);
+      const read = await ok<Watch>(await send(app, 'GET', `/v1/watches/${watch.id}`));
+      expect(read.query).to.deep.equal({ filters: { offices: ['us'], niceClasses: [40] } });
+      expect(read).not.to.have.property('earlier_queries');
       await send(app, 'DELETE', `/v1/watches/${watch.id}`);
     });
 

@@ -11,7 +11,9 @@
  *
  * A watch hears of the changes that occurred while it was active (after its creation, outside its
  * paused periods), whenever the evaluator reads them: what happened while it was paused is not
- * replayed, and what happened before a pause is not lost to it.
+ * replayed, and what happened before a pause is not lost to it. Likewise it matches a change with
+ * the query it had when the change occurred (domain/watch-queries.ts): read after a PATCH of the
+ * query, a change alerts as it would have before it, and not as the new query would have it.
  *
  * Each change is matched against the mark as that version left it, not as it is now: catching up
  * after a stop (or two versions in one batch), the evaluator undoes the later versions' changes
@@ -34,6 +36,7 @@ import {
 import { ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { publicChangedFields, recordAtVersion } from '../../domain/trademark-changes';
 import { hearsChangeAt } from '../../domain/watch-periods';
+import { inForceAt } from '../../domain/watch-queries';
 import { classifyChange, isMatchRelevant } from '../../domain/watch-triggers';
 import { oppositionWindowFor } from '../../resolvers/trademarks/opposition-window';
 import { portfolioMarksOf } from '../../resolvers/watches/portfolio-marks';
@@ -125,7 +128,7 @@ export class WatchEvaluator {
       }
       for (const { compiled, similarity } of hits) {
         const watch = compiled.watch;
-        if (trigger === null || !hearsChangeAt(watch, occurredAt)) continue;
+        if (trigger === null || !hearsChangeAt(watch, occurredAt) || !inForceAt(compiled.period, occurredAt)) continue;
         touched.set(watch._id, { lastChangeAt: occurredAt });
         // A mark already covered by this version for this watch (listed twice) alerts once.
         const alertId = derivedTimeId('alt_', Date.parse(occurredAt), `${watch._id}:${mark._id}:v${change.version}`);
@@ -181,7 +184,9 @@ export class WatchEvaluator {
     if (key !== null && this.compiled?.key === key) return this.compiled.table;
     // Paused watches too: a change that occurred before the pause is still theirs (hearsChangeAt).
     const watches = await this.store.collection<WatchDoc>(COLLECTIONS.watches).find({ status: { $in: ['active', 'paused'] } });
-    const table = new WatchTable(watches, await portfolioMarksOf(this.store, watches));
+    // Earlier queries too: one may name a portfolio the current query no longer does.
+    const queries = watches.flatMap((watch) => [watch, ...(watch.earlier_queries ?? [])]);
+    const table = new WatchTable(watches, await portfolioMarksOf(this.store, queries));
     const stats = this.store.collection<WatchStatsDoc>(COLLECTIONS.watchStats);
     for (const [watchId, message] of table.failures) {
       await stats.updateOne({ _id: watchId }, { $set: { last_error: message }, $setOnInsert: { last_change_at: null, alerts_created: 0 } }, { upsert: true });

@@ -3,16 +3,26 @@
  * evaluation pass are compiled once into lookup tables (marks watched by ID, phonetic, visual and
  * trigram keys of protected marks), so a change is tested only against the watches that could
  * match it; the filters and the similarity score then decide.
+ *
+ * A watch is compiled once per query it has had (its current one and the earlier ones it keeps),
+ * each entry carrying the period that query was in force: the evaluator uses an entry only for a
+ * change that occurred in its period, so a change read after a PATCH is matched as it would have
+ * been before it.
  */
 import type { IndexDocument, SearchFilter } from '../../datasources/ports';
 import { scoreSimilarity, type SimilarityResult } from '../../domain/similarity';
 import { markKeys, trigrams } from '../../domain/mark-keys';
-import type { WatchDoc } from '../../domain/records';
+import type { WatchDoc, WatchQuery } from '../../domain/records';
+import { queryPeriods, type QueryPeriod } from '../../domain/watch-queries';
 import { watchSearchFilters } from '../../resolvers/watches/query';
 import { matchesAll } from './filter-match';
 
 export interface CompiledWatch {
   watch: WatchDoc;
+  /** The query compiled here: the watch's current one, or one it had before. */
+  query: WatchQuery;
+  /** When that query was in force: the changes this entry may alert on occurred in it. */
+  period: Pick<QueryPeriod, 'from' | 'until'>;
   filters: SearchFilter[];
   /** similarity watches: the protected mark and its threshold. */
   similarity: { q: string; threshold: number } | null;
@@ -42,32 +52,45 @@ export class WatchTable {
 
   constructor(watches: readonly WatchDoc[], portfolioMarks: ReadonlyMap<string, readonly string[]>) {
     for (const watch of watches) {
-      let filters: SearchFilter[];
-      try {
-        filters = watchSearchFilters(watch.query);
-      } catch (error) {
-        // A query stored before a rule tightened: the watch is skipped and its diagnostics say why.
-        this.failures.set(watch._id, error instanceof Error ? error.message : String(error));
-        continue;
+      for (const { query, from, until } of queryPeriods(watch)) {
+        let filters: SearchFilter[];
+        try {
+          filters = watchSearchFilters(query);
+        } catch (error) {
+          // A query stored before a rule tightened: skipped. Only the current one is reported, as
+          // diagnostics describe the watch as it is; an earlier one just alerts no more.
+          if (until === null) this.failures.set(watch._id, error instanceof Error ? error.message : String(error));
+          continue;
+        }
+        this.add(
+          {
+            watch,
+            query,
+            period: { from, until },
+            filters,
+            similarity: watch.watch_type === 'similarity' && query.q ? { q: query.q, threshold: query.score_threshold ?? 0 } : null,
+          },
+          portfolioMarks,
+        );
       }
-      const compiled: CompiledWatch = {
-        watch,
-        filters,
-        similarity: watch.watch_type === 'similarity' && watch.query.q ? { q: watch.query.q, threshold: watch.query.score_threshold ?? 0 } : null,
-      };
-      if (watch.watch_type === 'trademark') {
-        const ids = watch.query.trademark_ids ?? portfolioMarks.get(watch.query.portfolio_id ?? '') ?? [];
-        for (const id of ids) push(this.byMark, id, compiled);
-      } else if (watch.watch_type === 'filter') {
-        const offices = requiredOffices(filters);
-        if (offices === null) this.anyOfficeFilterWatches.push(compiled);
-        else for (const office of offices) push(this.filterWatchesByOffice, office, compiled);
-      } else if (compiled.similarity) {
-        for (const key of markKeys(compiled.similarity.q)) push(this.byKey, key, compiled);
-        const grams = trigrams(compiled.similarity.q);
-        this.trigramCount.set(compiled, grams.length);
-        for (const gram of grams) push(this.byTrigram, gram, compiled);
-      }
+    }
+  }
+
+  /** Files a compiled query where the changes that could match it will look. */
+  private add(compiled: CompiledWatch, portfolioMarks: ReadonlyMap<string, readonly string[]>): void {
+    const { watch, query } = compiled;
+    if (watch.watch_type === 'trademark') {
+      const ids = query.trademark_ids ?? portfolioMarks.get(query.portfolio_id ?? '') ?? [];
+      for (const id of ids) push(this.byMark, id, compiled);
+    } else if (watch.watch_type === 'filter') {
+      const offices = requiredOffices(compiled.filters);
+      if (offices === null) this.anyOfficeFilterWatches.push(compiled);
+      else for (const office of offices) push(this.filterWatchesByOffice, office, compiled);
+    } else if (compiled.similarity) {
+      for (const key of markKeys(compiled.similarity.q)) push(this.byKey, key, compiled);
+      const grams = trigrams(compiled.similarity.q);
+      this.trigramCount.set(compiled, grams.length);
+      for (const gram of grams) push(this.byTrigram, gram, compiled);
     }
   }
 
@@ -97,7 +120,7 @@ export class WatchTable {
     const matches: Array<{ compiled: CompiledWatch; result: SimilarityResult }> = [];
     for (const compiled of candidates) {
       if (!compiled.similarity || !matchesAll(doc, compiled.filters)) continue;
-      const watchedClasses = (compiled.watch.query.filters?.niceClasses as number[] | undefined) ?? [];
+      const watchedClasses = (compiled.query.filters?.niceClasses as number[] | undefined) ?? [];
       const result = scoreSimilarity({ text: compiled.similarity.q, niceClasses: watchedClasses }, { text, niceClasses: classes });
       if (result.score >= compiled.similarity.threshold) matches.push({ compiled, result });
     }
