@@ -87,13 +87,17 @@ function listenUrl(app: FastifyInstance): string {
 /** A step of a server's close taking this long or longer is logged (`shutdown: … took N s`). */
 const SLOW_CLOSE_STEP_SECONDS = 5;
 
+/** Query images whose OCR may wait for the engine at once (each about 20 ms to a few seconds). */
+const QUERY_OCR_WAITING = 4;
+
 export async function createServer(adapters: Adapters, secret: Buffer, options: ServerOptions = {}): Promise<Server> {
   const now = options.now ?? (() => new Date());
   const services = createServices(adapters, secret, options);
   const background = await createBackgroundWorkers(adapters, options);
   const { indexer, imageIndexer, retention, watchEvaluator, webhookDispatcher } = background;
-  // The query images' OCR (image search's logo_text): an engine of its own, so searches never queue behind the image indexer's.
-  const queryOcr = new LogoOcr();
+  // The query images' OCR (image search's logo_text): an engine of its own, so searches never queue behind the image indexer's;
+  // past QUERY_OCR_WAITING queued recognitions a search answers without logo_text instead of adding work it would not wait for.
+  const queryOcr = new LogoOcr(QUERY_OCR_WAITING);
 
   let shuttingDown = false;
   const startedAt = Date.now();

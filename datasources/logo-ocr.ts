@@ -34,6 +34,12 @@ const IDLE_MS = 60_000;
  * (BENCHMARKS-IMAGES.md).
  */
 const MIN_WIDTH = 400;
+/**
+ * The longest side an image is read at: a logo's words stay legible, and a photograph of 50
+ * megapixels, or a strip of 100,000 × 1, is not handed to Tesseract whole (whose sides stop at
+ * 32,767 px, and whose time grows with the pixels).
+ */
+const MAX_SIDE = 2_000;
 
 const ENGLISH_MODEL = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
 
@@ -68,7 +74,15 @@ async function startEngine(): Promise<Engine> {
   subscribe('worker_threads', announced);
   let starting: Promise<Worker>;
   try {
-    starting = createWorker('eng', OEM.LSTM_ONLY, { langPath: ENGLISH_MODEL, gzip: true, cacheMethod: 'none', logger: () => undefined });
+    starting = createWorker('eng', OEM.LSTM_ONLY, {
+      langPath: ENGLISH_MODEL,
+      gzip: true,
+      cacheMethod: 'none',
+      logger: () => undefined,
+      // Without a handler tesseract.js throws a failed job's error inside its message listener,
+      // where nothing can catch it and the process ends; the job's promise is rejected either way.
+      errorHandler: () => undefined,
+    });
   } finally {
     unsubscribe('worker_threads', announced);
   }
@@ -90,10 +104,25 @@ async function stopEngine({ worker, thread }: Engine): Promise<void> {
   await exited;
 }
 
+/** A recognition refused because as many as the engine may hold are already waiting. */
+export class OcrBusyError extends Error {
+  constructor(waiting: number) {
+    super(`the OCR engine has ${waiting} recognitions waiting; try again later`);
+  }
+}
+
 export class LogoOcr {
   private engine: Promise<Engine> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
   private idle: NodeJS.Timeout | null = null;
+
+  /**
+   * `maxWaiting`: recognitions that may wait for the engine at once; past it `recognize` refuses
+   * (OcrBusyError). Image search's queries, whose answer does not wait for a slow recognition, must
+   * not pile up work it goes on doing after they are answered; the image indexer waits for each.
+   */
+  constructor(private readonly maxWaiting = Number.POSITIVE_INFINITY) {}
 
   private start(): Promise<Engine> {
     if (this.engine !== null) return this.engine;
@@ -111,10 +140,12 @@ export class LogoOcr {
    * not wait for one image's decoding between two recognitions.
    */
   recognize(bytes: Uint8Array): Promise<string> {
+    if (this.waiting >= this.maxWaiting) return Promise.reject(new OcrBusyError(this.waiting));
+    this.waiting++;
     const prepared = prepare(bytes);
     // Handled where the queue reaches it; until then a refused image must not count as unhandled.
     prepared.catch(() => undefined);
-    const run = this.queue.then(() => this.read(prepared));
+    const run = this.queue.then(() => this.read(prepared)).finally(() => this.waiting--);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -123,8 +154,17 @@ export class LogoOcr {
     if (this.idle !== null) clearTimeout(this.idle);
     try {
       const image = await prepared;
-      const { worker } = await this.start();
-      const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+      const engine = this.start();
+      const { worker } = await engine;
+      let data: Awaited<ReturnType<Worker['recognize']>>['data'];
+      try {
+        ({ data } = await worker.recognize(image, {}, { blocks: true, text: false }));
+      } catch {
+        // An image Tesseract fails on has no words it can read; the engine is started afresh for
+        // the next one rather than trusted after a failure.
+        await this.replace(engine);
+        return '';
+      }
       const words: string[] = [];
       for (const block of data.blocks ?? [])
         for (const paragraph of block.paragraphs)
@@ -138,6 +178,14 @@ export class LogoOcr {
       this.idle = setTimeout(() => void this.close(), IDLE_MS);
       this.idle.unref();
     }
+  }
+
+  /** Stops `engine` if it is still the current one (the next recognition starts another). */
+  private async replace(engine: Promise<Engine>): Promise<void> {
+    if (this.engine !== engine) return;
+    this.engine = null;
+    const started = await engine;
+    await inTurn(() => stopEngine(started));
   }
 
   /** Stops the engine's thread once the recognitions queued have ended (the next recognition starts it again). */
@@ -155,11 +203,14 @@ export class LogoOcr {
   }
 }
 
-/** Grey, transparency on white, enlarged when small: what Tesseract reads best. */
+/** Grey, transparency on white, enlarged when narrow and reduced when large: what Tesseract reads best. */
 async function prepare(bytes: Uint8Array): Promise<Buffer> {
   const sharp = await loadSharp();
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const image = sharp(input, { limitInputPixels: 50_000_000 }).rotate().flatten({ background: '#ffffff' }).greyscale();
-  const { width = MIN_WIDTH } = await image.metadata();
-  return (width < MIN_WIDTH ? image.resize({ width: MIN_WIDTH }) : image).png({ compressionLevel: 1 }).toBuffer();
+  const { width = MIN_WIDTH, height = MIN_WIDTH } = await image.metadata();
+  const scale = Math.min(Math.max(1, MIN_WIDTH / width), MAX_SIDE / Math.max(width, height));
+  const sized =
+    scale === 1 ? image : image.resize({ width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), fit: 'fill' });
+  return sized.png({ compressionLevel: 1 }).toBuffer();
 }

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Worker as Thread } from 'node:worker_threads';
-import { LogoOcr } from '../../datasources/logo-ocr';
+import { LogoOcr, OcrBusyError } from '../../datasources/logo-ocr';
 import { wordmarkPng } from '../support/wordmark';
 
 const wordmark = (text: string): Promise<Buffer> => wordmarkPng(text, { fontSize: 48 });
@@ -45,6 +45,45 @@ describe('datasources: logo OCR', function () {
       expect(unhandled).to.deep.equal([]);
     } finally {
       process.off('unhandledRejection', record);
+    }
+  });
+
+  it('reads a strip of 50 × 5,000 px and of 100,000 × 1 px as no words (Tesseract stops at 32,767 px a side), and the engine goes on', async () => {
+    const sharp = (await import('sharp')).default;
+    for (const [width, height] of [
+      [50, 5_000],
+      [100_000, 1],
+    ] as const) {
+      const strip = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer();
+      expect(await ocr.recognize(strip), `${width} × ${height}`).to.equal('');
+    }
+    expect(await ocr.recognize(await wordmark('GLACIER'))).to.equal('GLACIER');
+  });
+
+  it('reads the words of an image larger than it reads at (reduced, not cut)', async () => {
+    const sharp = (await import('sharp')).default;
+    const large = await sharp(await wordmark('TIMBERLINE'))
+      .resize({ width: 5_200 })
+      .png()
+      .toBuffer();
+    expect(await ocr.recognize(large)).to.equal('TIMBERLINE');
+  });
+
+  it('refuses a recognition past the ones that may wait (OcrBusyError); those waiting still answer', async () => {
+    const limited = new LogoOcr(2);
+    try {
+      const images = await Promise.all(['DELTA', 'ORCHID', 'PRAIRIE'].map(wordmark));
+      const first = limited.recognize(images[0]!);
+      const second = limited.recognize(images[1]!);
+      let refusal: unknown = null;
+      await limited.recognize(images[2]!).catch((caught: unknown) => (refusal = caught));
+      expect(refusal).to.be.instanceOf(OcrBusyError);
+      expect([await first, await second]).to.deep.equal(['DELTA', 'ORCHID']);
+      expect(await limited.recognize(images[2]!)).to.equal('PRAIRIE');
+    } finally {
+      await limited.close();
     }
   });
 

@@ -266,6 +266,21 @@ describe('REST: image search (beta)', function () {
     expect(content['multipart/form-data']!.encoding!.image!.contentType).to.contain('image/png');
     expect(operation.description).to.contain('USearch HNSW');
   });
+  it('a strip far taller or wider than a logo (50 × 5,000 px, 100,000 × 1 px) is answered, and the server goes on', async () => {
+    const sharp = (await import('sharp')).default;
+    for (const [width, height] of [
+      [50, 5_000],
+      [100_000, 1],
+    ] as const) {
+      const strip = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer();
+      const body = await ok<SearchBody>(await upload(strip, { channels: JSON.stringify(['logo_text', 'visual']) }));
+      expect(body.object, `${width} × ${height}`).to.equal('list');
+    }
+    expect((await fetch(`${app.baseUrl}/health/live`)).status).to.equal(200);
+  });
+
   it('logo_text: the words of a generated combined logo are read and find its mark', async function () {
     this.timeout(60_000);
     const marks = await app.adapters.store.collection<{ _id: string; mark_text: string; mark_feature_type: string }>(COLLECTIONS.trademarks).find({
