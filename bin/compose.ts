@@ -30,7 +30,7 @@ import { LogoOcr } from '../datasources/logo-ocr';
 import type { ImageIndexer } from '../workers/image-index';
 import type { Adapters } from './adapters';
 import { createBackgroundWorkers, createServices, logToStderr, type BackgroundOptions, type ServicesOptions } from './background';
-import type { Config } from './config';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type Config } from './config';
 
 export interface Server {
   app: FastifyInstance;
@@ -68,6 +68,8 @@ export interface ServerOptions extends BackgroundOptions, ServicesOptions {
   publicUrl?: string | null;
   /** `{auth_url}` of the OAuth authorization server for /mcp (MARQUE_AUTH_URL); none: API keys only. */
   authUrl?: string | null;
+  /** How long a client may take to send a whole request (MARQUE_REQUEST_TIMEOUT_MS); default: a minute. */
+  requestTimeoutMs?: number;
   /** JSON request logs on stderr (`info`), or none (default). */
   logLevel?: Config['logLevel'];
   /** MARQUE_METRICS_TOKEN: /metrics needs it as a bearer token; none: open in development, off in production. */
@@ -148,6 +150,7 @@ export async function createServer(adapters: Adapters, secret: Buffer, options: 
   const requestLog = new RequestLogWriter(adapters.store, { log });
   const app = await buildApp({
     serverSecret: secret,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     services,
     registry,
     routes,

@@ -9,6 +9,9 @@ import { DEFAULT_LEASE_MS } from '../workers/worker-lease';
 /** More HTTP processes than this only add memory: each holds its own caches and connections. */
 export const MAX_SERVE_WORKERS = 64;
 
+/** How long a client may take to send a whole request: an 8 MB image upload at about 1 Mbit/s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
 export interface Config {
   host: string;
   port: number;
@@ -27,6 +30,11 @@ export interface Config {
   drainMs: number;
   /** Then how long requests in flight may take before their connections are cut. */
   shutdownTimeoutMs: number;
+  /**
+   * MARQUE_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (head and body);
+   * past it the connection is closed, so a body sent a byte at a time cannot hold one for ever.
+   */
+  requestTimeoutMs: number;
   /** Time budget of one watch preview (spec: about 20 seconds). */
   previewBudgetMs: number;
   /** Demo change simulator: marks written per minute while `serve` runs (0: off). */
@@ -127,6 +135,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     drainMs: integer(env, 'MARQUE_DRAIN_MS', 3_000, 0, 600_000),
     shutdownTimeoutMs: integer(env, 'MARQUE_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    requestTimeoutMs: integer(env, 'MARQUE_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000),
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
     environment: environment(env.MARQUE_ENV),

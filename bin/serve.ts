@@ -128,6 +128,7 @@ function serverOptions(config: Config): ServerOptions {
   return {
     log: logToStderr,
     previewBudgetMs: config.previewBudgetMs,
+    requestTimeoutMs: config.requestTimeoutMs,
     publicUrl: config.publicUrl,
     authUrl: config.authUrl,
     logLevel: config.logLevel,

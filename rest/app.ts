@@ -64,6 +64,8 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Fastify's pino logger: one JSON line per request, with its request id (false: none). */
   logger?: FastifyServerOptions['logger'];
+  /** How long a client may take to send a whole request before its connection is closed (none: no limit). */
+  requestTimeoutMs?: number;
 }
 
 declare module 'fastify' {
@@ -210,6 +212,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => newRequestId(),
     routerOptions: { querystringParser: () => ({}), maxParamLength: MAX_PATH_SEGMENT },
     bodyLimit: 1024 * 1024,
+    // Fastify's default is no limit: a body sent a byte at a time, with or without a key, would hold its connection for ever.
+    // Node's server must be built with it too, so that it derives its headers timeout from it (Node checks the headers
+    // timeout first, a minute by default, and the request timeout only under it), and checks every second, not every 30.
+    requestTimeout: options.requestTimeoutMs ?? 0,
+    http: { requestTimeout: options.requestTimeoutMs ?? 0, connectionsCheckingInterval: 1_000 },
     return503OnClosing: false,
     // The router's own refusals (bad percent-encoding, an overlong segment) run before any hook.
     frameworkErrors: (error, request, reply) => {
