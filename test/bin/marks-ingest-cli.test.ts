@@ -6,7 +6,7 @@ import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { catalogId } from '../../domain/ids';
 import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
 import { runMarque as marque } from '../support/serve-process';
-import { APPLICATIONS_SAMPLE } from '../support/uspto-samples';
+import { applicationsDocument, APPLICATIONS_SAMPLE, sampleCaseFile, withElementText, withSerial } from '../support/uspto-samples';
 
 async function failing(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return marque(dataDir, ...args).then(
@@ -158,6 +158,20 @@ describe('bin: marque marks add|update and marque ingest', function () {
     const dry = JSON.parse((await marque(dataDir, 'ingest', 'uspto', '--dry-run', APPLICATIONS_SAMPLE)).stdout) as Record<string, unknown>;
     expect(dry).to.deep.include({ dry_run: true, records_read: 4, inserted: 0 });
     expect((await failing(dataDir, 'ingest', 'epo', APPLICATIONS_SAMPLE)).code).to.equal(2);
+  });
+
+  it('exits 0 with the summary when a registered case-file has registration-date 99991231: that record is rejected, the rest load', async () => {
+    const registered = (serial: string) => withSerial(sampleCaseFile('98423838'), serial);
+    const path = join(dataDir, 'apc-regdate.xml');
+    writeFileSync(
+      path,
+      applicationsDocument([registered('97990001'), withElementText(registered('97990002'), 'registration-date', '99991231'), registered('97990003')]),
+    );
+    const summary = JSON.parse((await marque(dataDir, 'ingest', 'uspto', path)).stdout) as Record<string, unknown>;
+    expect(summary).to.deep.include({ records_read: 3, inserted: 2, rejected: 1, error: null });
+    expect(summary.rejections).to.deep.equal([
+      { document: 'apc-regdate.xml', record: 2, key: '97990002', reason: "case-file-header/registration-date '99991231' is outside the years 1800-2199" },
+    ]);
   });
 
   it('exits 1 naming the path when a file is missing, is not XML or a zip, or a directory holds neither', async () => {

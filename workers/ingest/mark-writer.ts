@@ -14,6 +14,11 @@
  * - A raw record already stored for the mark (same payload hash) changes nothing.
  * - A record dated before the mark's latest observation is skipped (`skipped_older`): an older
  *   file never overwrites a newer record. Records of the same date apply in the order given.
+ * - A record without a data date (manual edits; an ST.96 record with neither a status date nor an
+ *   event) always applies, and its version's `source_updated_at` is the write time. A USPTO
+ *   case-file never arrives without one: uspto/applications.ts rejects a case-file whose
+ *   transaction-date is missing or in the future, as it would overwrite newer records and then
+ *   make the mark's later real files count as older.
  * - Otherwise the record replaces the mark's office content. Carried over from the stored record,
  *   because other sources own them: `proceeding_count` (proceedings) and the owner-history rows of
  *   recorded assignments. Events accumulate; none is ever removed.

@@ -3,16 +3,29 @@
  * and the office dates every mapping reads. A rejected record is reported with its key and reason
  * in the ingestion summary while the rest of the file loads.
  */
-import { formatIsoDate, parseIsoDate } from '../../domain/dates';
+import { formatIsoDate, parseIsoDate, type CivilDate } from '../../domain/dates';
 
 export class RecordRejection extends Error {
   override readonly name = 'RecordRejection';
 }
 
 /**
+ * The years an office date may fall in. A calendar date outside them (`99991231`, `00010101`) is a
+ * placeholder or a typing error, never an office fact (the USPTO's oldest registrations are from
+ * 1870; terms computed from a date must stay four-digit years, domain/dates.ts throws beyond), so
+ * it rejects the record, naming the field, rather than being stored or computed with.
+ */
+export const OFFICE_YEARS = { first: 1800, last: 2199 } as const;
+
+function checkYear(date: CivilDate, raw: string, field: string): void {
+  if (date.year < OFFICE_YEARS.first || date.year > OFFICE_YEARS.last)
+    throw new RecordRejection(`${field} '${raw}' is outside the years ${OFFICE_YEARS.first}-${OFFICE_YEARS.last}`);
+}
+
+/**
  * A `YYYYMMDD` office date as `YYYY-MM-DD`. Absent or empty, `00000000` and partial dates (month
  * or day `00`, as in `19870000`) are null; anything else that is not a calendar date (`20240231`,
- * `2024-1-5`) rejects the record, naming the field.
+ * `2024-1-5`) or falls outside OFFICE_YEARS (`99991231`) rejects the record, naming the field.
  */
 export function officeDate(raw: string | null, field: string): string | null {
   if (raw === null || raw === '') return null;
@@ -21,16 +34,20 @@ export function officeDate(raw: string | null, field: string): string | null {
   const iso = `${raw.slice(0, 4)}-${raw.slice(4, 6)}-${raw.slice(6, 8)}`;
   const date = parseIsoDate(iso);
   if (date === null) throw new RecordRejection(`${field} '${raw}' is not a calendar date`);
+  checkYear(date, raw, field);
   return formatIsoDate(date);
 }
 
 /**
  * An ST.96 date: `YYYY-MM-DD`, possibly followed by a zone offset (`1995-02-07-05:00`, `Z`) that
  * says where the office's day was, not a different day; the calendar date is kept as written.
+ * Outside OFFICE_YEARS rejects the record, as for the USPTO dates.
  */
 export function st96Date(raw: string | null, field: string): string | null {
   if (raw === null || raw === '') return null;
   const match = /^(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})?$/.exec(raw);
-  if (match === null || parseIsoDate(match[1]!) === null) throw new RecordRejection(`${field} '${raw}' is not a date`);
+  const date = match === null ? null : parseIsoDate(match[1]!);
+  if (match === null || date === null) throw new RecordRejection(`${field} '${raw}' is not a date`);
+  checkYear(date, raw, field);
   return match[1]!;
 }

@@ -204,6 +204,49 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     expect(await mark('97000011')).to.equal(null);
   });
 
+  it('rejects a registered case-file whose registration-date is 99991231 with its serial while the records around it load', async () => {
+    const registered = (serial: string) => withSerial(sampleCaseFile('98423838'), serial);
+    const path = write(
+      'apc-regdate.xml',
+      applicationsDocument([registered('97000041'), withElementText(registered('97000042'), 'registration-date', '99991231'), registered('97000043')]),
+    );
+    const summary = await ingest('uspto', [path]);
+    expect(summary).to.deep.include({ records_read: 3, inserted: 2, rejected: 1, error: null });
+    expect(summary.rejections).to.deep.equal([
+      { document: 'apc-regdate.xml', record: 2, key: '97000042', reason: "case-file-header/registration-date '99991231' is outside the years 1800-2199" },
+    ]);
+    expect(await mark('97000042')).to.equal(null);
+    expect((await mark('97000043'))?.expiry_date).to.equal('2034-07-30');
+  });
+
+  it('rejects a case-file without a transaction-date or dated in the future, leaving the stored record as it was for the next real file', async () => {
+    const serial = '97000050';
+    const dated = (date: string, status: string) =>
+      withElementText(withElementText(withSerial(sampleCaseFile('98763166'), serial), 'transaction-date', date), 'status-code', status);
+    expect(await ingest('uspto', [write('apc-dated-2025.xml', applicationsDocument([dated('20250301', '630')]))])).to.deep.include({ inserted: 1 });
+    const stored = await mark(serial);
+    expect(stored?.source_updated_at).to.equal('2025-03-01T00:00:00.000Z');
+
+    const undated = dated('20250301', '602').replace(/\s*<transaction-date>\d+<\/transaction-date>/, '');
+    const future = dated('99991231', '602');
+    const nextYear = String(new Date().getUTCFullYear() + 1);
+    const ahead = dated(`${nextYear}0601`, '602');
+    const summary = await ingest('uspto', [write('apc-undated.xml', applicationsDocument([undated, future, ahead]))]);
+    expect(summary).to.deep.include({ records_read: 3, inserted: 0, updated: 0, unchanged: 0, skipped_older: 0, rejected: 3, error: null });
+    expect(summary.rejections.map(({ key, reason }) => ({ key, reason: reason.replace(/ after \d{4}-\d\d-\d\d,/, ' after DAY,') }))).to.deep.equal([
+      { key: serial, reason: 'transaction-date is missing: the case-file cannot be ordered against other versions' },
+      { key: serial, reason: "transaction-date '99991231' is outside the years 1800-2199" },
+      { key: serial, reason: `transaction-date '${nextYear}0601' is after DAY, the day after today: a future date cannot be ordered against other versions` },
+    ]);
+    expect(await mark(serial)).to.deep.equal(stored);
+
+    // The next real file is newer than what is stored, and applies.
+    const later = await ingest('uspto', [write('apc-dated-2026.xml', applicationsDocument([dated('20260105', '602')]))]);
+    expect(later).to.deep.include({ records_read: 1, updated: 1, skipped_older: 0, rejected: 0 });
+    expect(await mark(serial)).to.deep.include({ version: 2, source_updated_at: '2026-01-05T00:00:00.000Z' });
+    expect((await mark(serial))?.status.office_status?.code).to.equal('602');
+  });
+
   it('stops at a truncated file naming the line and column, with every complete record before it committed whole', async () => {
     const full = join(dir, 'apc-full.xml');
     await writeRepeatedApplications(full, { firstSerial: 96000000, records: 40 });

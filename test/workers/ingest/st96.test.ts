@@ -37,6 +37,9 @@ describe('workers/ingest/st96: a WIPO ST.96 <Trademark> as a mark', () => {
     expect(st96Date('2018-08-27-04:00', 'x')).to.equal('2018-08-27');
     expect(st96Date('2018-08-27Z', 'x')).to.equal('2018-08-27');
     expect(() => st96Date('2018-02-30', 'ApplicationDate')).to.throw(RecordRejection, "ApplicationDate '2018-02-30' is not a date");
+    // As in the daily XML: a year outside 1800-2199 is no office date (a term computed from it would not fit a date).
+    expect(() => st96Date('9999-12-31', 'RegistrationDate')).to.throw(RecordRejection, "RegistrationDate '9999-12-31' is outside the years 1800-2199");
+    expect(() => st96Date('0001-01-01Z', 'RegistrationDate')).to.throw(RecordRejection, 'outside the years 1800-2199');
   });
 
   it('MarkCurrentStatusCode goes through the USPTO table: 800 registered and renewed, 680 approved for publication', () => {

@@ -10,7 +10,7 @@ import type { MarkInput, OwnerInput } from '../../../workers/ingest/mark-input';
 import { officeDate, RecordRejection } from '../../../workers/ingest/record-rejection';
 import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { APPLICATIONS_SAMPLE, readRecords } from '../../support/uspto-samples';
+import { APPLICATIONS_SAMPLE, applicationsDocument, readRecords, sampleCaseFile, withElementText } from '../../support/uspto-samples';
 
 const DATA = join(__dirname, '..', '..', '..', 'data', 'uspto');
 const tables = readUsptoCodeTables(DATA);
@@ -24,6 +24,9 @@ const marks = new Map<string, MarkInput>(
   records.map((record) => [record.element.children[0]!.text, mapCaseFile(record, 'apc-sample-4-case-files.xml', context)]),
 );
 const mark = (serial: string): MarkInput => marks.get(serial)!;
+/** One case-file (built from a sample one) mapped as ingestion maps it, with the clock `now`. */
+const mapped = (caseFile: string, now?: () => Date): MarkInput =>
+  mapCaseFile(readRecords(applicationsDocument([caseFile]), CASE_FILE, 'test.xml')[0]!, 'test.xml', { ...context, ...(now ? { now } : {}) });
 const owner = (ref: MarkInput['owners'][number]) => ref as OwnerInput;
 
 describe('workers/ingest/uspto: a <case-file> as a mark', () => {
@@ -67,6 +70,37 @@ describe('workers/ingest/uspto: a <case-file> as a mark', () => {
       expect(officeDate(null, 'x')).to.equal(null);
       expect(() => officeDate('20240231', 'filing-date')).to.throw(RecordRejection, "filing-date '20240231' is not a calendar date");
       expect(() => officeDate('2024-02-01', 'filing-date')).to.throw(RecordRejection, 'not a YYYYMMDD date');
+    });
+
+    it('a calendar date outside the years 1800-2199 rejects the record naming the field, never computing a term from it', () => {
+      expect(officeDate('18000101', 'x')).to.equal('1800-01-01');
+      expect(officeDate('21991231', 'x')).to.equal('2199-12-31');
+      expect(() => officeDate('99991231', 'registration-date')).to.throw(RecordRejection, "registration-date '99991231' is outside the years 1800-2199");
+      expect(() => officeDate('00010101', 'registration-date')).to.throw(RecordRejection, "registration-date '00010101' is outside the years 1800-2199");
+      // Registered (status 700): the term would run to the year 10009, which no date can hold.
+      expect(() => mapped(withElementText(sampleCaseFile('98423838'), 'registration-date', '99991231'))).to.throw(
+        RecordRejection,
+        "case-file-header/registration-date '99991231' is outside the years 1800-2199",
+      );
+      const renewed = sampleCaseFile('98423838').replace('</registration-date>', '</registration-date><renewal-date>99991231</renewal-date>');
+      expect(() => mapped(renewed)).to.throw(RecordRejection, "case-file-header/renewal-date '99991231' is outside the years 1800-2199");
+    });
+
+    it('a case-file without a transaction-date, or dated after the day after today, cannot be ordered: it is rejected', () => {
+      const now = () => new Date('2025-03-10T23:00:00.000Z');
+      const undated = sampleCaseFile('98763166').replace(/\s*<transaction-date>\d+<\/transaction-date>/, '');
+      expect(undated).to.not.include('<transaction-date>');
+      expect(() => mapped(undated, now)).to.throw(RecordRejection, 'transaction-date is missing');
+      expect(() => mapped(withElementText(sampleCaseFile('98763166'), 'transaction-date', '00000000'), now)).to.throw(
+        RecordRejection,
+        "transaction-date '00000000' is not a full date",
+      );
+      expect(mapped(withElementText(sampleCaseFile('98763166'), 'transaction-date', '20250311'), now).source.data_date).to.equal('2025-03-11');
+      expect(() => mapped(withElementText(sampleCaseFile('98763166'), 'transaction-date', '20250312'), now)).to.throw(
+        RecordRejection,
+        "transaction-date '20250312' is after 2025-03-11",
+      );
+      expect(() => mapped(withElementText(sampleCaseFile('98763166'), 'transaction-date', '99991231'), now)).to.throw(RecordRejection, 'transaction-date');
     });
   });
 

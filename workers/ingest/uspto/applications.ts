@@ -29,9 +29,14 @@
  * - events: `case-file-event-statement` rows (uspto/events.ts), sorted by (date, number); outgoing
  *   Madrid filings (`madrid-international-filing-record`) as international_application_filed;
  * - design codes `230308` → Vienna `23.03.08`; inbound Madrid (66(a)):
- *   `international-registration` number and date, route madrid, designation date = filing date.
+ *   `international-registration` number and date, route madrid, designation date = filing date;
+ * - data date = `transaction-date`, which decides which version of a mark wins (mark-writer.ts).
+ *   A case-file without one (absent, `00000000`, partial), or with one after the day after today
+ *   (UTC, by `UsptoContext.now`), rejects the record: it cannot be ordered against the mark's other
+ *   versions, and written anyway it would overwrite a newer record or, dated in the future, make
+ *   every later real file of the mark count as older.
  */
-import { addMonths, type IsoDate } from '../../../domain/dates';
+import { addDays, addMonths, type IsoDate } from '../../../domain/dates';
 import { countryCodeOfName } from '../../../domain/countries';
 import type { Classification, EntityType, MarkFeatureType, MarkLegalCategory, OwnerHistoryRole, RightKind } from '../../../domain/records';
 import type { AttorneyInput, EventInput, MarkInput, OwnerHistoryInput, OwnerInput } from '../mark-input';
@@ -48,6 +53,12 @@ export const CASE_FILE = 'case-file';
 export interface UsptoContext {
   tables: UsptoCodeTables;
   events: UsptoEventTypes;
+  /**
+   * The clock a transaction-date is checked against; default the system clock, which is also the
+   * write path's (MarkWriter's) default. Mapping runs in the parse thread, where the run's own
+   * `now` option (a function) cannot be passed: tests that map directly pin it here.
+   */
+  now?: () => Date;
 }
 
 const ENTITY_TYPE_BY_CODE: Readonly<Record<string, EntityType>> = {
@@ -232,10 +243,26 @@ function viennaCode(code: string): string | null {
   return /^\d{6}$/.test(code) ? `${code.slice(0, 2)}.${code.slice(2, 4)}.${code.slice(4, 6)}` : null;
 }
 
+/** The case-file's `transaction-date`, or a rejection when the record cannot be ordered by it (module header). */
+function transactionDateOf(caseFile: XmlElement, now: Date): IsoDate {
+  const raw = textAt(caseFile, 'transaction-date');
+  const date = officeDate(raw, 'transaction-date');
+  if (date === null)
+    throw new RecordRejection(
+      `transaction-date ${raw === null || raw === '' ? 'is missing' : `'${raw}' is not a full date`}: the case-file cannot be ordered against other versions`,
+    );
+  // A day of slack for zones and clocks a little off; a real daily file is never dated further ahead.
+  const latest = addDays(now.toISOString().slice(0, 10), 1);
+  if (date > latest)
+    throw new RecordRejection(`transaction-date '${raw}' is after ${latest}, the day after today: a future date cannot be ordered against other versions`);
+  return date;
+}
+
 export function mapCaseFile(record: XmlRecord, document: string, context: UsptoContext): MarkInput {
   const caseFile = record.element;
   const serial = textAt(caseFile, 'serial-number');
   if (serial === null || !/^\d{1,8}$/.test(serial)) throw new RecordRejection(`serial-number '${serial ?? ''}' is not a serial number`);
+  const transactionDate = transactionDateOf(caseFile, context.now?.() ?? new Date());
   const header = at(caseFile, 'case-file-header');
   const date = (field: string) => officeDate(textAt(header, field), `case-file-header/${field}`);
   const filingDate = date('filing-date');
@@ -272,7 +299,6 @@ export function mapCaseFile(record: XmlRecord, document: string, context: UsptoC
     reference: null,
     conveyance: null,
   }));
-  const transactionDate = officeDate(textAt(caseFile, 'transaction-date'), 'transaction-date');
   return {
     office_code: 'US',
     application_number: serial.padStart(8, '0'),
