@@ -53,8 +53,9 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
       .resize(MEDIA_THUMBNAIL_MAX_SIDE, MEDIA_THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
       .png({ compressionLevel: 6 })
       .toBuffer({ resolveWithObject: true });
-  } catch (error) {
-    throw new MediaFormatError(`the ${format} image cannot be decoded: ${(error as Error).message}`);
+  } catch {
+    // libvips's own message ("vips2png: unable to write to target target") says nothing a client can act on.
+    throw new MediaFormatError(`the ${format} image cannot be decoded to its end: it is truncated or corrupt`);
   }
   const mediaFormat = format as MediaFormat;
   return {

@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { MEDIA_MAX_BYTES } from '../datasources/ports';
-import { ApiError } from '../domain/errors';
+import { ApiError, invalid } from '../domain/errors';
 import { randomId } from '../domain/ids';
 import { createRequestContext, type Services } from '../resolvers/context';
 import type { OperationRegistry } from '../resolvers/engine';
@@ -112,6 +112,9 @@ function formFieldValue(text: string): unknown {
   }
 }
 
+/** The longest value a non-file field of a multipart form may have. */
+const FORM_FIELD_MAX_BYTES = 64 * 1024;
+
 /**
  * Stage 6 for multipart/form-data (routes with `upload` only): reads the parts, after the key, its
  * scope and limits were checked. The file stays in memory; the other parts become the body's fields.
@@ -124,7 +127,7 @@ async function parseMultipart(route: RouteDef, request: FastifyRequest): Promise
   let file: UploadedFile | null = null;
   const mb = Math.round(upload.maxBytes / (1024 * 1024));
   try {
-    for await (const part of request.parts({ limits: { fileSize: upload.maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21 } })) {
+    for await (const part of request.parts({ limits: { fileSize: upload.maxBytes, files: 1, fields: 20, fieldSize: FORM_FIELD_MAX_BYTES, parts: 21 } })) {
       if (part.type === 'file') {
         if (part.fieldname !== upload.field) {
           part.file.resume();
@@ -135,6 +138,8 @@ async function parseMultipart(route: RouteDef, request: FastifyRequest): Promise
         const bytes = await part.toBuffer();
         file = { field: part.fieldname, bytes, filename: part.filename, mimeType: part.mimetype };
       } else {
+        // The parser cuts a longer value at the limit; what is left must not be read as if it had been sent.
+        if (part.valueTruncated) throw invalid(part.fieldname, `must be at most ${FORM_FIELD_MAX_BYTES / 1024} KB`);
         fields[part.fieldname] = formFieldValue(String(part.value));
       }
     }

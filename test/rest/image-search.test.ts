@@ -206,6 +206,13 @@ describe('REST: image search (beta)', function () {
     );
   });
 
+  it('refuses a form field longer than 64 KB, naming it, rather than reading what is left of it once cut', async () => {
+    const logo = logos[0]!;
+    const long = JSON.stringify(['visual', ...Array.from({ length: 20_000 }, () => 'visual')]);
+    expect(Buffer.byteLength(long)).to.be.greaterThan(64 * 1024);
+    await fails(await upload(await bytesOf(logo._id), { channels: long }), 400, 'validation_error', 'channels: must be at most 64 KB');
+  });
+
   it('needs the image-search:read scope, and a plan with the image_search feature', async () => {
     const bytes = await bytesOf(logos[0]!._id);
     const noScope = await fails(await upload(bytes, {}, app.keys.legacy), 403, 'forbidden', 'image-search:read');
