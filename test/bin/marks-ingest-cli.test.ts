@@ -6,7 +6,7 @@ import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { catalogId } from '../../domain/ids';
 import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
 import { runMarque as marque } from '../support/serve-process';
-import { applicationsDocument, APPLICATIONS_SAMPLE, sampleCaseFile, withElementText, withSerial } from '../support/uspto-samples';
+import { applicationsDocument, APPLICATIONS_SAMPLE, sampleCaseFile, withElementText, withSerial, writeZip } from '../support/uspto-samples';
 
 async function failing(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return marque(dataDir, ...args).then(
@@ -186,6 +186,33 @@ describe('bin: marque marks add|update and marque ingest', function () {
       expect(error.code, path).to.equal(1);
       expect(error.stderr).to.contain(`marque: ${path}: ${message}`);
       expect(JSON.parse(error.stdout)).to.deep.include({ records_read: 0, inserted: 0 });
+    }
+  });
+
+  it('exits 1 with the summary and a one-line message naming the zip when it holds no XML document or an entry with an unsafe path', async () => {
+    const noXml = join(dataDir, 'apc-readme.zip');
+    await writeZip(noXml, [{ name: 'readme.txt', content: 'the daily files go here' }]);
+    const empty = join(dataDir, 'apc-empty.zip');
+    await writeZip(empty, []);
+    // yazl refuses to write a name leaving the archive's folder: write one of the same length, then rename it in place.
+    const traversal = join(dataDir, 'apc-traversal.zip');
+    await writeZip(traversal, [{ name: 'xx/x.xml', content: applicationsDocument([withSerial(sampleCaseFile('98423838'), '97990010')]) }]);
+    writeFileSync(traversal, Buffer.from(readFileSync(traversal).toString('latin1').replaceAll('xx/x.xml', '../x.xml'), 'latin1'));
+    for (const [path, message] of [
+      [noXml, 'no .xml document in this zip archive'],
+      [empty, 'no .xml document in this zip archive'],
+      [traversal, "zip entry '../x.xml' has an unsafe path"],
+    ] as const) {
+      const error = await failing(dataDir, 'ingest', 'uspto', path);
+      expect(error.code, path).to.equal(1);
+      expect(error.stderr.trim().split('\n').at(-1)).to.equal(`marque: ${path}: ${message}`);
+      const summary = JSON.parse(error.stdout) as Record<string, unknown>;
+      expect(summary).to.deep.include({
+        files: [],
+        records_read: 0,
+        inserted: 0,
+        error: { file: null, line: null, column: null, message: `${path}: ${message}` },
+      });
     }
   });
 });

@@ -38,7 +38,11 @@ export interface ParsedBatch {
   bytes: number;
 }
 
-export type ParseEvent = { kind: 'documents'; documents: Array<{ name: string; size: number }> } | { kind: 'batch'; batch: ParsedBatch };
+export type ParseEvent =
+  | { kind: 'documents'; documents: Array<{ name: string; size: number }> }
+  /** Reading of this document starts (so a failure the parser cannot report itself, such as running out of memory, can name it). */
+  | { kind: 'document'; name: string }
+  | { kind: 'batch'; batch: ParsedBatch };
 
 /** Reads the image files the batch's marks name from beside its document, in one pass. */
 async function withImages(batch: ParsedBatch, document: XmlDocument): Promise<ParsedBatch> {
@@ -54,6 +58,7 @@ export async function parseDocuments(request: ParseRequest, emit: (event: ParseE
   const documents = await xmlDocuments(request.paths);
   await emit({ kind: 'documents', documents: documents.map(({ name, size }) => ({ name, size })) });
   for (const document of documents) {
+    await emit({ kind: 'document', name: document.name });
     const emitBatch = async (full: ParsedBatch) => emit({ kind: 'batch', batch: await withImages(full, document) });
     let batch: ParsedBatch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
     const ready: ParsedBatch[] = [];

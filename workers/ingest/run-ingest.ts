@@ -2,9 +2,11 @@
  * One `marque ingest` run: parses the named files (in a worker thread by default) and writes each
  * batch through the write path as it arrives, one transaction per batch, then summarizes.
  *
- * Failure: a malformed or truncated file, or one that cannot be read, stops the run. Every record
- * read before the failure point is committed, in whole batches (each batch is one transaction, so
- * no record is ever half-written); later files are not read. The summary says so (`error`, and
+ * Failure: a malformed or truncated file, one that cannot be read (a damaged zip, an entry with an
+ * unsafe path, a zip with no .xml document), or one the parse thread runs out of memory on, stops
+ * the run (an error of this code itself still throws). Every record read before the failure point
+ * is committed, in whole batches (each batch is one transaction, so no record is ever
+ * half-written); later files are not read. The summary says so (`error`, and
  * per file `status`), and re-running after fixing the file is safe because writes are idempotent.
  * A record that cannot be loaded (an impossible date, no serial number) is rejected with its key
  * and reason while the rest load. `dryRun` parses, maps and validates everything and writes
@@ -48,6 +50,8 @@ export interface IngestOptions {
   batchSize?: number;
   /** Parse in a worker thread (default) or in this thread (tests). */
   thread?: boolean;
+  /** The parse thread's heap cap in MB (default PARSE_HEAP_MB); tests lower it to run out of memory cheaply. */
+  parseHeapMb?: number;
   progress?: IngestProgress;
   now?: () => Date;
 }
@@ -104,7 +108,7 @@ function amendmentsOf(assignment: AssignmentRecord): MarkAmendment[] {
 
 function describeError(error: unknown): NonNullable<IngestSummary['error']> {
   if (error instanceof XmlFormatError) return { file: error.file, line: error.line, column: error.column, message: error.message };
-  if (error instanceof InputFileError) return { file: null, line: null, column: null, message: error.message };
+  if (error instanceof InputFileError) return { file: error.document, line: null, column: null, message: error.message };
   throw error;
 }
 
@@ -167,9 +171,10 @@ export async function runIngest(target: IngestTarget | null, options: IngestOpti
   };
 
   const request: ParseRequest = { format: options.format, paths: options.paths, dataDir: options.dataDir, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE };
-  const events: AsyncIterable<ParseEvent> = options.thread === false ? inProcess(request) : parseInThread(request);
+  const events: AsyncIterable<ParseEvent> = options.thread === false ? inProcess(request) : parseInThread(request, options.parseHeapMb);
   try {
     for await (const event of events) {
+      if (event.kind === 'document') continue;
       if (event.kind === 'documents') {
         for (const document of event.documents) files.set(document.name, { file: document.name, status: 'not_read', records_read: 0, rejected: 0 });
         summary.files = [...files.values()];

@@ -291,6 +291,67 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     expect(source.source_locator).to.equal('apc250101.zip!apc250101.xml#7');
   });
 
+  it('stops at a file the parse thread runs out of memory on, naming it, with every complete record before it committed whole', async () => {
+    // 400,000 nested elements between records: the XML parser holds every open element, far more
+    // than a 48 MB heap (the real cap is 256 MB; a 48 MB one fits the thread itself, run from source).
+    const caseFiles = Array.from({ length: 4 }, (_, i) => withSerial(sampleCaseFile(SERIALS[i]!), String(94000000 + i)));
+    const nesting = '<a>'.repeat(400_000) + '</a>'.repeat(400_000);
+    const path = write('apc-deep.xml', applicationsDocument([...caseFiles, nesting, withSerial(sampleCaseFile('98423838'), '94000004')]));
+    const summary = await ingest('uspto', [path], { thread: true, parseHeapMb: 48, batchSize: 2 });
+    expect(summary.error).to.deep.equal({
+      file: 'apc-deep.xml',
+      line: null,
+      column: null,
+      message: 'apc-deep.xml: the parser ran out of memory (more than 48 MB): too much text, comments or nesting outside any record',
+    });
+    expect(summary.files).to.deep.equal([{ file: 'apc-deep.xml', status: 'failed', records_read: 4, rejected: 0 }]);
+    expect(summary).to.deep.include({ records_read: 4, inserted: 4 });
+    for (let i = 0; i < 4; i++) expect(await mark(String(94000000 + i)), `9400000${i}`).to.deep.include({ version: 1 });
+    expect(await mark('94000004')).to.equal(null);
+  });
+
+  it('stops at a zip whose entry has an unsafe path, naming the zip and the entry, and reads nothing of it', async () => {
+    // yazl refuses to write such a name, so the zip is written with one of the same length, then renamed in place.
+    const path = join(dir, 'apc-traversal.zip');
+    await writeZip(path, [{ name: 'xx/apc-traversal.xml', content: applicationsDocument([withSerial(sampleCaseFile('98423838'), '94000010')]) }]);
+    const bytes = readFileSync(path);
+    writeFileSync(path, Buffer.from(bytes.toString('latin1').replaceAll('xx/apc-traversal.xml', '../apc-traversal.xml'), 'latin1'));
+    for (const thread of [false, true]) {
+      const summary = await ingest('uspto', [path], { thread });
+      expect(summary.error).to.deep.equal({ file: null, line: null, column: null, message: `${path}: zip entry '../apc-traversal.xml' has an unsafe path` });
+      expect(summary).to.deep.include({ files: [], records_read: 0 });
+    }
+    expect(await mark('94000010')).to.equal(null);
+  });
+
+  it('stops at a zip entry whose compressed data is damaged, naming the zip and the entry', async () => {
+    const path = join(dir, 'apc-damaged.zip');
+    await writeZip(path, [{ name: 'apc-damaged.xml', content: applicationsDocument([withSerial(sampleCaseFile('98423838'), '94000020')]) }]);
+    const bytes = readFileSync(path);
+    // The entry's deflate data starts after the local header (30 bytes, the name, the extra field);
+    // 0x07 there declares a block of the reserved type 3, which inflating always refuses.
+    bytes[30 + bytes.readUInt16LE(26) + bytes.readUInt16LE(28)] = 0x07;
+    writeFileSync(path, bytes);
+    const summary = await ingest('uspto', [path], { thread: true });
+    expect(summary.error?.file).to.equal('apc-damaged.zip!apc-damaged.xml');
+    expect(summary.error?.message).to.satisfy((message: string) => message.startsWith(`${path}: zip entry 'apc-damaged.xml' cannot be read (`));
+    expect(summary.error?.message).to.contain('invalid block type');
+    expect(summary.files).to.deep.equal([{ file: 'apc-damaged.zip!apc-damaged.xml', status: 'failed', records_read: 0, rejected: 0 }]);
+    expect(await mark('94000020')).to.equal(null);
+  });
+
+  it('stops at a zip holding no XML document, naming the zip, as at a directory holding none', async () => {
+    const noXml = join(dir, 'apc-readme.zip');
+    await writeZip(noXml, [{ name: 'readme.txt', content: 'the daily files go here' }]);
+    const empty = join(dir, 'apc-empty.zip');
+    await writeZip(empty, []);
+    for (const path of [noXml, empty]) {
+      const summary = await ingest('uspto', [path]);
+      expect(summary.error, path).to.deep.equal({ file: null, line: null, column: null, message: `${path}: no .xml document in this zip archive` });
+      expect(summary).to.deep.include({ files: [], records_read: 0 });
+    }
+  });
+
   it('parses and validates without writing on a dry run', async () => {
     const position = await app.adapters.store.latestPosition();
     const path = write('apc-dry.xml', applicationsDocument([withSerial(sampleCaseFile('98423838'), '97000030')]));

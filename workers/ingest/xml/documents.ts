@@ -10,11 +10,36 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, extname, join, posix } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
+/**
+ * A failure caused by an input file rather than by this code: the run stops and reports it (the
+ * summary's `error`). `document` names the document being read when there is one (a zip's entry
+ * too), so the summary can mark that file failed.
+ */
 export class InputFileError extends Error {
   override readonly name = 'InputFileError';
+  constructor(
+    message: string,
+    readonly document: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** yauzl's refusals of an entry name (a path out of the archive's folder: never extracted). */
+const UNSAFE_ENTRY = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/s;
+
+/** A yauzl error reading the archive at `path` or one of its entries, as the input's fault. */
+function zipError(path: string, error: unknown, entry?: string): InputFileError {
+  const message = error instanceof Error ? error.message : String(error);
+  const unsafe = UNSAFE_ENTRY.exec(message);
+  if (unsafe) return new InputFileError(`${path}: zip entry '${unsafe[1]}' has an unsafe path`);
+  return new InputFileError(
+    entry === undefined ? `${path}: unreadable zip archive (${message})` : `${path}: zip entry '${entry}' cannot be read (${message})`,
+    entry === undefined ? null : `${basename(path)}!${entry}`,
+  );
 }
 
 export interface XmlDocument {
@@ -38,14 +63,33 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   );
 }
 
-/** Calls `visit` for each entry of the archive, in order. */
-async function eachEntry(zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => boolean | void): Promise<void> {
+/** Calls `visit` for each entry of the archive at `path`, in order. */
+async function eachEntry(path: string, zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => boolean | void): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => (visit(entry) === false ? resolve() : zip.readEntry()));
     zip.on('end', () => resolve());
-    zip.on('error', reject);
+    // yauzl reports a damaged central directory or an unsafe entry name here: the file's fault.
+    zip.on('error', (error: unknown) => reject(zipError(path, error)));
     zip.readEntry();
   });
+}
+
+/** The entry's data; errors while reading it (bad deflate data, wrong sizes) are the file's fault. */
+async function entryStream(path: string, archive: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  const raw = await new Promise<Readable>((resolve, reject) =>
+    archive.openReadStream(entry, (error, s) => (error ? reject(zipError(path, error, entry.fileName)) : resolve(s))),
+  );
+  const chunks = async function* () {
+    try {
+      for await (const chunk of raw as AsyncIterable<Buffer>) yield chunk;
+    } catch (error) {
+      throw zipError(path, error, entry.fileName);
+    }
+  };
+  const stream = Readable.from(chunks(), { objectMode: false });
+  // Closing the wrapper (read to the end, or destroyed early) releases the entry's stream too.
+  stream.once('close', () => raw.destroy());
+  return stream;
 }
 
 const isPlainName = (name: string) => name !== '' && name === basename(name) && name !== '.' && name !== '..';
@@ -72,26 +116,28 @@ async function zipDocuments(path: string): Promise<XmlDocument[]> {
   const zip = await openZip(path);
   const entries: Array<{ fileName: string; size: number }> = [];
   try {
-    await eachEntry(zip, (entry) => {
+    await eachEntry(path, zip, (entry) => {
       if (isXmlEntry(entry)) entries.push({ fileName: entry.fileName, size: entry.uncompressedSize });
     });
   } finally {
     zip.close();
   }
+  // As for a directory: named and holding nothing to load, most likely not the archive meant.
+  if (entries.length === 0) throw new InputFileError(`${path}: no .xml document in this zip archive`);
   return entries.map(({ fileName, size }) => ({
     name: `${basename(path)}!${fileName}`,
     size,
     open: async () => {
       const archive = await openZip(path);
       let found: yauzl.Entry | null = null;
-      await eachEntry(archive, (entry) => {
+      await eachEntry(path, archive, (entry) => {
         if (entry.fileName !== fileName) return true;
         found = entry;
         return false;
       });
       const entry = found as yauzl.Entry | null;
       if (entry === null) throw new InputFileError(`${path}: entry ${fileName} disappeared`);
-      const stream = await new Promise<Readable>((resolve, reject) => archive.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))));
+      const stream = await entryStream(path, archive, entry);
       stream.once('close', () => archive.close());
       return stream;
     },
@@ -103,9 +149,9 @@ async function zipDocuments(path: string): Promise<XmlDocument[]> {
       const archive = await openZip(path);
       try {
         const entries: yauzl.Entry[] = [];
-        await eachEntry(archive, (entry) => void (wanted.has(entry.fileName) && entries.push(entry)));
+        await eachEntry(path, archive, (entry) => void (wanted.has(entry.fileName) && entries.push(entry)));
         for (const entry of entries) {
-          const stream = await new Promise<Readable>((resolve, reject) => archive.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))));
+          const stream = await entryStream(path, archive, entry);
           found.set(wanted.get(entry.fileName)!, await readAtMost(stream, maxBytes + 1));
         }
       } finally {
