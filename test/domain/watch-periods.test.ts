@@ -4,22 +4,11 @@
  * hear what they heard before: changes from their last resume (`evaluate_from`) on, while active.
  */
 import { expect } from 'chai';
+import { FILTER_WATCH } from '../support/watch-doc';
 import type { WatchDoc } from '../../domain/records';
 import { hearsChangeAt, withStatusChange } from '../../domain/watch-periods';
 
-const base: WatchDoc = {
-  _id: 'wch_0123456789abcdefghjk',
-  organization_id: 'org_x',
-  name: null,
-  watch_type: 'filter',
-  status: 'active',
-  query: { filters: { offices: ['us'] } },
-  metadata: {},
-  evaluate_from: '2026-01-01T00:00:00.000Z',
-  paused_periods: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+const base = FILTER_WATCH;
 
 const at = (status: WatchDoc['status'], watch: WatchDoc, time: string): WatchDoc => ({ ...watch, ...withStatusChange(watch, status, time), status });
 

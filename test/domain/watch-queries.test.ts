@@ -4,22 +4,11 @@
  * before queries were kept) go by their current query, as before.
  */
 import { expect } from 'chai';
+import { FILTER_WATCH } from '../support/watch-doc';
 import type { WatchDoc, WatchQuery } from '../../domain/records';
 import { inForceAt, queryPeriods, withQuery } from '../../domain/watch-queries';
 
-const base: WatchDoc = {
-  _id: 'wch_0123456789abcdefghjk',
-  organization_id: 'org_x',
-  name: null,
-  watch_type: 'filter',
-  status: 'active',
-  query: { filters: { offices: ['us'] } },
-  metadata: {},
-  evaluate_from: '2026-01-01T00:00:00.000Z',
-  paused_periods: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+const base = FILTER_WATCH;
 
 const us: WatchQuery = { filters: { offices: ['us'] } };
 const em: WatchQuery = { filters: { offices: ['em'] } };

@@ -17,3 +17,9 @@ export async function cutTopLeft(png: Buffer, left: number, top: number): Promis
     .png()
     .toBuffer();
 }
+
+/** A blank white PNG of `width` × `height`: a strip far taller or wider than any logo. */
+export const blankPng = (width: number, height: number): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
