@@ -5,13 +5,12 @@
  * deadlines due in it; the overdue group holds those due before the current month (missed ones
  * are never listed, so what is left is still actionable, in a grace period).
  */
+import { addMonths, type IsoDate } from '../../domain/dates';
 import { invalid } from '../../domain/errors';
 import { isIsoDate, truncate } from '../../domain/validation';
 
-/** The first day (YYYY-MM-DD) of the UTC calendar month `offset` months after the one of `day`. */
-export function monthStart(day: Date, offset = 0): string {
-  return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
-}
+/** The first day of the calendar month `offset` months after the one of `day` (YYYY-MM-DD). */
+export const monthStart = (day: IsoDate, offset = 0): IsoDate => addMonths(`${day.slice(0, 7)}-01`, offset);
 
 export const dueInMonth = (dueDate: string, month: string): boolean => dueDate.startsWith(`${month}-`);
 

@@ -218,7 +218,7 @@ async function portfolioDeadlines(args: PortfolioDeadlineArgs, ctx: RequestConte
   const group = deadlineGroupOf(args);
   const { portfolio, rows: all, horizonYears } = await portfolioDeadlineRows(args, ctx);
   const limit = pageLimit(args.limit);
-  const currentMonth = monthStart(args.as_of_date ? new Date(`${args.as_of_date}T00:00:00Z`) : ctx.services.now());
+  const currentMonth = monthStart(args.as_of_date || ctx.services.now().toISOString().slice(0, 10));
   const rows = group === null ? all : all.filter((row) => inDeadlineGroup(row.due_date, group, currentMonth));
   const binding = {
     list: 'portfolio_deadlines',
@@ -270,7 +270,7 @@ async function portfolioDeadlineTimeline(args: { id: string; months?: number | n
   if (!Number.isInteger(months) || months < 1 || months > MAX_TIMELINE_MONTHS) throw invalid('months', `must be an integer from 1 to ${MAX_TIMELINE_MONTHS}`);
   if (!Number.isInteger(perMonth) || perMonth < 0 || perMonth > MAX_DEADLINES_PER_MONTH)
     throw invalid('per_month', `must be an integer from 0 to ${MAX_DEADLINES_PER_MONTH}`);
-  const today = ctx.services.now();
+  const today = ctx.services.now().toISOString().slice(0, 10);
   const { rows } = await portfolioDeadlineRows({ id: args.id, due_before: monthStart(today, months) }, ctx);
   const first = monthStart(today);
   return {

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { projectRoot } from '../../resolvers/project-root';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
@@ -27,6 +27,15 @@ import { MarkWriter } from '../../workers/ingest/mark-writer';
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(projectRoot(), 'docs') : join(tmpdir(), 'marque-dashboard-screenshots');
 const PAGES = ['Overview', 'Alerts', 'Watches', 'Deadlines', 'Webhooks', 'Usage'] as const;
 const today = (): string => new Date().toISOString().slice(0, 10);
+
+/** Clicks `more` until it is gone, waiting each time for the next row of `rows` to appear. */
+async function showAll(more: Locator, rows: Locator): Promise<void> {
+  while ((await more.count()) > 0) {
+    const shown = await rows.count();
+    await more.click();
+    await rows.nth(shown).waitFor();
+  }
+}
 
 interface Watched {
   page: Page;
@@ -295,11 +304,7 @@ describe('dashboard in a real browser (issue 22)', function () {
     await rows.nth(100).waitFor();
     await page.unroute('**/graphql');
 
-    while ((await more.count()) > 0) {
-      const shown = await rows.count();
-      await more.click();
-      await rows.nth(shown).waitFor();
-    }
+    await showAll(more, rows);
     expect(await rows.count()).to.equal(total);
     expect(await page.locator('.load-more').count()).to.equal(0);
     const shownNames = await page.locator('tr[data-watch-id] th').allTextContents();
@@ -340,11 +345,7 @@ describe('dashboard in a real browser (issue 22)', function () {
     await cards.nth(49).waitFor();
     expect(await cards.count()).to.equal(50);
     const more = page.getByRole('button', { name: 'Show more alerts' });
-    while ((await more.count()) > 0) {
-      const shown = await cards.count();
-      await more.click();
-      await cards.nth(shown).waitFor();
-    }
+    await showAll(more, cards);
     expect(await cards.count()).to.equal(total);
     expect(await page.locator('.load-more').count()).to.equal(0);
     const marks = await page.locator('li.alert .alert-head strong').allTextContents();
@@ -429,11 +430,7 @@ describe('dashboard in a real browser (issue 22)', function () {
     // The control of the next pages says how many are left.
     await group.getByRole('button', { name: `Show more deadlines due in ${month} (${expected.length - 100} left)` }).waitFor();
     const more = group.getByRole('button', { name: new RegExp(`^Show more deadlines due in ${month} \\(\\d+ left\\)$`) });
-    while ((await more.count()) > 0) {
-      const shown = await rows.count();
-      await more.click();
-      await rows.nth(shown).waitFor();
-    }
+    await showAll(more, rows);
     expect(await rows.count()).to.equal(expected.length);
     expect(await group.locator('.load-more').count()).to.equal(0);
     expect(await group.getByRole('button').count()).to.equal(0);
