@@ -7,6 +7,7 @@
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import { XmlRecordReader, type XmlRecord } from '../../workers/ingest/xml/record-reader';
 
@@ -98,6 +99,25 @@ export async function writeZip(path: string, entries: ReadonlyArray<{ name: stri
   const out = createWriteStream(path);
   zip.outputStream.pipe(out);
   await once(out, 'close');
+}
+
+/**
+ * Counts the central-directory entries every zip reader reads while `run` runs (yauzl's
+ * `readEntry`, which reads one entry per call): what reading an archive of many entries costs.
+ */
+export async function zipEntriesReadDuring(run: () => Promise<unknown>): Promise<number> {
+  const readEntry = yauzl.ZipFile.prototype.readEntry;
+  let count = 0;
+  yauzl.ZipFile.prototype.readEntry = function (this: yauzl.ZipFile) {
+    count++;
+    return readEntry.call(this);
+  };
+  try {
+    await run();
+  } finally {
+    yauzl.ZipFile.prototype.readEntry = readEntry;
+  }
+  return count;
 }
 
 /** The first `share` of a file's text (a download cut short). */

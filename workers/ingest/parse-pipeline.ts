@@ -5,10 +5,10 @@
  * in flight). Runs inside the parse thread (parse-thread.ts) or, for tests, in-process.
  */
 import { MEDIA_MAX_BYTES } from '../../datasources/ports';
-import { formatReader, type IngestFormat, type ParsedItem } from './formats';
+import { formatReader, type FormatReader, type IngestFormat, type ParsedItem } from './formats';
 import type { ImageFileInput } from './mark-input';
 import { RecordRejection } from './record-rejection';
-import { decodedText, xmlDocuments, type XmlDocument } from './xml/documents';
+import { decodedText, InvalidEncodingError, xmlDocuments, type XmlDocument } from './xml/documents';
 import { XmlRecordReader } from './xml/record-reader';
 
 export interface ParseRequest {
@@ -56,40 +56,51 @@ async function withImages(batch: ParsedBatch, document: XmlDocument): Promise<Pa
 export async function parseDocuments(request: ParseRequest, emit: (event: ParseEvent) => Promise<void>): Promise<void> {
   const format = formatReader(request.format, request.dataDir);
   const documents = await xmlDocuments(request.paths);
-  await emit({ kind: 'documents', documents: documents.map(({ name, size }) => ({ name, size })) });
-  for (const document of documents) {
-    await emit({ kind: 'document', name: document.name });
-    const emitBatch = async (full: ParsedBatch) => emit({ kind: 'batch', batch: await withImages(full, document) });
-    let batch: ParsedBatch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
-    const ready: ParsedBatch[] = [];
-    const reader = new XmlRecordReader(document.name, format.recordName, (record) => {
-      batch.records++;
-      try {
-        batch.items.push(format.map(record, document.name));
-      } catch (error) {
-        if (!(error instanceof RecordRejection)) throw error;
-        batch.rejected.push({ document: document.name, record: record.index, key: format.keyOf(record.element), reason: error.message });
-      }
-      if (batch.records >= request.batchSize) {
-        ready.push(batch);
-        batch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
-      }
-    });
-    const stream = await document.open();
-    try {
-      for await (const text of decodedText(document, stream, (bytes) => (batch.bytes += bytes))) {
-        reader.write(text);
-        for (const full of ready.splice(0)) await emitBatch(full);
-      }
-      reader.end();
-    } catch (error) {
-      // The records completed before the failure point are still delivered, then the failure.
-      for (const full of ready.splice(0)) await emitBatch(full);
-      if (batch.records > 0) await emitBatch(batch);
-      throw error;
-    } finally {
-      stream.destroy();
+  try {
+    await emit({ kind: 'documents', documents: documents.map(({ name, size }) => ({ name, size })) });
+    for (const document of documents) {
+      await parseDocument(request, format, document, emit);
+      document.close();
     }
-    if (batch.records > 0 || batch.bytes > 0) await emitBatch(batch);
+  } finally {
+    for (const document of documents) document.close();
   }
+}
+
+async function parseDocument(request: ParseRequest, format: FormatReader, document: XmlDocument, emit: (event: ParseEvent) => Promise<void>): Promise<void> {
+  await emit({ kind: 'document', name: document.name });
+  const emitBatch = async (full: ParsedBatch) => emit({ kind: 'batch', batch: await withImages(full, document) });
+  let batch: ParsedBatch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
+  const ready: ParsedBatch[] = [];
+  const reader = new XmlRecordReader(document.name, format.recordName, (record) => {
+    batch.records++;
+    try {
+      batch.items.push(format.map(record, document.name));
+    } catch (error) {
+      if (!(error instanceof RecordRejection)) throw error;
+      batch.rejected.push({ document: document.name, record: record.index, key: format.keyOf(record.element), reason: error.message });
+    }
+    if (batch.records >= request.batchSize) {
+      ready.push(batch);
+      batch = { document: document.name, items: [], rejected: [], records: 0, bytes: 0 };
+    }
+  });
+  const stream = await document.open();
+  try {
+    for await (const text of decodedText(document, stream, (bytes) => (batch.bytes += bytes))) {
+      reader.write(text);
+      for (const full of ready.splice(0)) await emitBatch(full);
+    }
+    reader.end();
+  } catch (error) {
+    // The records completed before the failure point are still delivered, then the failure.
+    for (const full of ready.splice(0)) await emitBatch(full);
+    if (batch.records > 0) await emitBatch(batch);
+    // The reader has read every character before bad bytes, so it stands where they do.
+    if (error instanceof InvalidEncodingError) reader.fail(`bytes that are not UTF-8 (byte ${error.offset} of the document)`);
+    throw error;
+  } finally {
+    stream.destroy();
+  }
+  if (batch.records > 0 || batch.bytes > 0) await emitBatch(batch);
 }

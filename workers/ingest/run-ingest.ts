@@ -118,9 +118,11 @@ export interface IngestTarget {
   media: MediaStore;
 }
 
-export async function runIngest(target: IngestTarget | null, options: IngestOptions): Promise<IngestSummary> {
+export async function runIngest(given: IngestTarget | null, options: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  if (target === null && !options.dryRun) throw new Error('runIngest needs a store unless dryRun');
+  if (given === null && !options.dryRun) throw new Error('runIngest needs a store unless dryRun');
+  // A dry run writes nothing, whatever it is given.
+  const target = options.dryRun ? null : given;
   const store = target?.store ?? null;
   const markWriter = store ? new MarkWriter(store, options.now) : null;
   const images = new RecordImages(target?.media ?? null);

@@ -14,7 +14,7 @@ import { COLLECTIONS, type TrademarkDoc } from '../../../domain/records';
 import { runIngest, type IngestSummary } from '../../../workers/ingest/run-ingest';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { ok } from '../../support/http';
-import { fixture, writeZip } from '../../support/uspto-samples';
+import { fixture, writeZip, zipEntriesReadDuring } from '../../support/uspto-samples';
 
 const DATA = join(__dirname, '..', '..', '..', 'data');
 const SERIAL = '87881347';
@@ -157,6 +157,24 @@ describe('workers/ingest/ingest-images: the image an ST.96 record names, stored 
     const mark = (await stored())!;
     expect(mark.media).to.have.length(1);
     expect(sha256((await app.adapters.media.get(mark.media[0]!.id))!.bytes)).to.equal(sha256(image));
+  });
+
+  it('reads the images of a zip of many records with the same pass over its directory as the records, not one per record', async () => {
+    const records = 40;
+    const path = join(dir, 'tsdr-many.zip');
+    const record = readFileSync(RECORD, 'utf8');
+    await writeZip(
+      path,
+      Array.from({ length: records }, (_, i) => [
+        { name: `folder${i}/status.xml`, content: record },
+        { name: `folder${i}/${SERIAL}.png`, content: image },
+      ]).flat(),
+    );
+    let summary: IngestSummary | null = null;
+    const read = await zipEntriesReadDuring(async () => (summary = await ingest([path])));
+    expect(summary!.images).to.deep.include({ named: records, refused: 0, missing: 0 });
+    // One pass lists the documents, one reads them and their images: each reads every entry and finds the end.
+    expect(read).to.be.at.most(2 * (2 * records + 1));
   });
 
   it('a dry run checks the image and stores nothing; a record that names no image file counts none', async () => {

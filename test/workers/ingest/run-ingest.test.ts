@@ -17,6 +17,7 @@ import {
   withSerial,
   writeRepeatedApplications,
   writeZip,
+  zipEntriesReadDuring,
 } from '../../support/uspto-samples';
 
 const DATA = join(__dirname, '..', '..', '..', 'data');
@@ -289,6 +290,51 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     expect(summary.files).to.deep.equal([{ file: 'apc250101.zip!apc250101.xml', status: 'loaded', records_read: 10, rejected: 0 }]);
     const source = await ok<{ source_locator: string }>(await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '95000006')}/source`));
     expect(source.source_locator).to.equal('apc250101.zip!apc250101.xml#7');
+  });
+
+  it('reads a zip of many documents with one pass over its directory to list them and one to read them, not one per document', async () => {
+    const documents = 150;
+    const path = join(dir, 'apc-many.zip');
+    await writeZip(
+      path,
+      Array.from({ length: documents }, (_, i) => ({
+        name: `apc${String(i).padStart(4, '0')}.xml`,
+        content: applicationsDocument([withSerial(sampleCaseFile(SERIALS[i % 4]!), String(93000000 + i))]),
+      })),
+    );
+    let summary: IngestSummary | null = null;
+    // A dry run reads every document as a run does and leaves the store to the other tests.
+    const read = await zipEntriesReadDuring(async () => (summary = await ingest('uspto', [path], { dryRun: true })));
+    expect(summary).to.deep.include({ records_read: documents, rejected: 0, error: null });
+    expect(summary!.files[documents - 1]).to.deep.equal({ file: 'apc-many.zip!apc0149.xml', status: 'loaded', records_read: 1, rejected: 0 });
+    // A pass reads each entry, and one call more finds the end.
+    expect(read).to.be.at.most(2 * (documents + 1));
+  });
+
+  it('stops at bytes that are not UTF-8 naming their line and column, with every record before them committed whole', async () => {
+    // Three of the sample case-files in turn (the fourth is the one the search test above looks for by its words).
+    const text = applicationsDocument(Array.from({ length: 40 }, (_, i) => withSerial(sampleCaseFile(SERIALS[1 + (i % 3)]!), String(92000000 + i))));
+    // FF FE (never in UTF-8) after the 35th case-file's serial number, past the first 256 KB read.
+    const before = text.slice(0, text.indexOf('<serial-number>92000034</serial-number>') + '<serial-number>92000034</serial-number>'.length);
+    const path = join(dir, 'apc-utf8.xml');
+    writeFileSync(path, Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(before.length))]));
+    const byte = Buffer.byteLength(before);
+    expect(byte).to.be.greaterThan(256 * 1024);
+    // As the parser counts: lines from 1, columns from 0 in characters.
+    const line = before.split('\n').length;
+    const column = [...before.slice(before.lastIndexOf('\n') + 1)].length;
+
+    const summary = await ingest('uspto', [path], { batchSize: 7 });
+    expect(summary.error).to.deep.equal({
+      file: 'apc-utf8.xml',
+      line,
+      column,
+      message: `apc-utf8.xml:${line}:${column}: bytes that are not UTF-8 (byte ${byte} of the document)`,
+    });
+    expect(summary.files).to.deep.equal([{ file: 'apc-utf8.xml', status: 'failed', records_read: 34, rejected: 0 }]);
+    expect(summary.inserted).to.equal(34);
+    for (const serial of ['92000000', '92000033']) expect(await mark(serial), serial).to.deep.include({ version: 1 });
+    expect(await mark('92000034')).to.equal(null);
   });
 
   it('stops at a file the parse thread runs out of memory on, naming it; the batches it handed over before are committed whole, none after', async () => {

@@ -53,6 +53,8 @@ export interface XmlDocument {
    * most `maxBytes` + 1 bytes of each, so a caller can tell one that is too large.
    */
   readBeside(names: readonly string[], maxBytes: number): Promise<Map<string, Buffer>>;
+  /** Done with: no more `open` or `readBeside` (a zip archive closes after its last document). */
+  close(): void;
 }
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
@@ -112,54 +114,102 @@ async function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
 
 const isXmlEntry = (entry: yauzl.Entry) => !entry.fileName.endsWith('/') && extname(entry.fileName).toLowerCase() === '.xml';
 
+/** Every entry of the archive at `path`, in order: one pass over its central directory. */
+async function readEntries(path: string, zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  const entries: yauzl.Entry[] = [];
+  await eachEntry(path, zip, (entry) => void entries.push(entry));
+  return entries;
+}
+
+/**
+ * A zip archive while its documents are read: opened, and its central directory read, once for
+ * all of them (an archive of thousands of documents, or of thousands of images beside its
+ * records, is read in one pass rather than once per document or image), and closed when the last
+ * of its documents is closed. Opened on first use, so a directory of many archives holds one open
+ * at a time.
+ */
+class ZipArchive {
+  private opened: Promise<{ zip: yauzl.ZipFile; entries: yauzl.Entry[]; byName: Map<string, yauzl.Entry> }> | null = null;
+
+  constructor(
+    private readonly path: string,
+    /** Its documents not yet closed. */
+    private unreleased: number,
+  ) {}
+
+  private contents() {
+    this.opened ??= (async () => {
+      const zip = await openZip(this.path);
+      try {
+        const entries = await readEntries(this.path, zip);
+        const byName = new Map<string, yauzl.Entry>();
+        // The first of two entries of one name, as an unzip tool would.
+        for (const entry of entries) if (!byName.has(entry.fileName)) byName.set(entry.fileName, entry);
+        return { zip, entries, byName };
+      } catch (error) {
+        zip.close();
+        throw error;
+      }
+    })();
+    return this.opened;
+  }
+
+  /** The data of the archive's `index`th entry, which the listing found named `fileName`. */
+  async stream(index: number, fileName: string): Promise<Readable> {
+    const { zip, entries } = await this.contents();
+    const entry = entries[index];
+    if (entry?.fileName !== fileName) throw new InputFileError(`${this.path}: the archive changed while it was read (entry ${fileName})`);
+    return entryStream(this.path, zip, entry);
+  }
+
+  /** At most `maxBytes` bytes of each of the entries of these names that exist. */
+  async read(names: Map<string, string>, maxBytes: number): Promise<Map<string, Buffer>> {
+    const { zip, byName } = await this.contents();
+    const found = new Map<string, Buffer>();
+    for (const [entryName, name] of names) {
+      const entry = byName.get(entryName);
+      if (entry !== undefined) found.set(name, await readAtMost(await entryStream(this.path, zip, entry), maxBytes));
+    }
+    return found;
+  }
+
+  /** One of its documents is done with; the last one closes the archive. */
+  release(): void {
+    if (--this.unreleased > 0 || this.opened === null) return;
+    void this.opened.then(({ zip }) => zip.close()).catch(() => undefined);
+  }
+}
+
 async function zipDocuments(path: string): Promise<XmlDocument[]> {
   const zip = await openZip(path);
-  const entries: Array<{ fileName: string; size: number }> = [];
+  let listed: Array<{ index: number; fileName: string; size: number }>;
   try {
-    await eachEntry(path, zip, (entry) => {
-      if (isXmlEntry(entry)) entries.push({ fileName: entry.fileName, size: entry.uncompressedSize });
-    });
+    listed = (await readEntries(path, zip)).flatMap((entry, index) =>
+      isXmlEntry(entry) ? [{ index, fileName: entry.fileName, size: entry.uncompressedSize }] : [],
+    );
   } finally {
     zip.close();
   }
   // As for a directory: named and holding nothing to load, most likely not the archive meant.
-  if (entries.length === 0) throw new InputFileError(`${path}: no .xml document in this zip archive`);
-  return entries.map(({ fileName, size }) => ({
-    name: `${basename(path)}!${fileName}`,
-    size,
-    open: async () => {
-      const archive = await openZip(path);
-      let found: yauzl.Entry | null = null;
-      await eachEntry(path, archive, (entry) => {
-        if (entry.fileName !== fileName) return true;
-        found = entry;
-        return false;
-      });
-      const entry = found as yauzl.Entry | null;
-      if (entry === null) throw new InputFileError(`${path}: entry ${fileName} disappeared`);
-      const stream = await entryStream(path, archive, entry);
-      stream.once('close', () => archive.close());
-      return stream;
-    },
-    readBeside: async (names, maxBytes) => {
-      const folder = posix.dirname(fileName);
-      const wanted = new Map(names.filter(isPlainName).map((name) => [folder === '.' ? name : `${folder}/${name}`, name]));
-      const found = new Map<string, Buffer>();
-      if (wanted.size === 0) return found;
-      const archive = await openZip(path);
-      try {
-        const entries: yauzl.Entry[] = [];
-        await eachEntry(path, archive, (entry) => void (wanted.has(entry.fileName) && entries.push(entry)));
-        for (const entry of entries) {
-          const stream = await entryStream(path, archive, entry);
-          found.set(wanted.get(entry.fileName)!, await readAtMost(stream, maxBytes + 1));
-        }
-      } finally {
-        archive.close();
-      }
-      return found;
-    },
-  }));
+  if (listed.length === 0) throw new InputFileError(`${path}: no .xml document in this zip archive`);
+  const archive = new ZipArchive(path, listed.length);
+  return listed.map(({ index, fileName, size }) => {
+    let released = false;
+    return {
+      name: `${basename(path)}!${fileName}`,
+      size,
+      open: () => archive.stream(index, fileName),
+      readBeside: async (names, maxBytes) => {
+        const folder = posix.dirname(fileName);
+        const wanted = new Map(names.filter(isPlainName).map((name) => [folder === '.' ? name : `${folder}/${name}`, name]));
+        return wanted.size === 0 ? new Map() : archive.read(wanted, maxBytes + 1);
+      },
+      close: () => {
+        if (!released) archive.release();
+        released = true;
+      },
+    };
+  });
 }
 
 function fileDocument(path: string): XmlDocument {
@@ -180,6 +230,7 @@ function fileDocument(path: string): XmlDocument {
       }
       return found;
     },
+    close: () => undefined,
   };
 }
 
@@ -219,10 +270,63 @@ export function declaredEncoding(head: Uint8Array): string {
   return declaration?.[1]?.toLowerCase() ?? 'utf-8';
 }
 
-/** The document's text, decoded chunk by chunk; `onBytes` hears every chunk's size as it is read. */
+/**
+ * Bytes that are not valid UTF-8, the first at byte `offset` of the document: the text before it
+ * has been yielded, so the caller can name the line and column it stands at.
+ */
+export class InvalidEncodingError extends Error {
+  override readonly name = 'InvalidEncodingError';
+  constructor(
+    readonly document: string,
+    readonly offset: number,
+  ) {
+    super(`${document}: bytes that are not UTF-8 at byte ${offset}`);
+  }
+}
+
+/** The bytes at the end of `bytes` that begin a UTF-8 character it does not finish (a decoder holds them back). */
+function unfinishedUtf8(bytes: Uint8Array): Uint8Array {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
+    const byte = bytes[i]!;
+    if (byte < 0x80) break;
+    if (byte >= 0xc0) return bytes.length - i < (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) ? bytes.subarray(i) : bytes.subarray(0, 0);
+  }
+  return bytes.subarray(0, 0);
+}
+
+/**
+ * The text of `chunk` before the first byte sequence that is not valid UTF-8, and the index where
+ * that sequence starts (negative when it starts in the chunk before), for a chunk a streaming
+ * decoder refused; `held` is what the decoder held back from the chunk before. A prefix decodes
+ * (streamed) exactly when no invalid sequence ends inside it, so the longest one is found by
+ * halving; a character it leaves unfinished is where the invalid sequence starts.
+ */
+function validUtf8Prefix(held: Uint8Array, chunk: Uint8Array): { text: string; invalidAt: number } {
+  const prefix = (length: number) => Buffer.concat([held, chunk.subarray(0, length)]);
+  const decode = (length: number) => new TextDecoder('utf-8', { fatal: true }).decode(prefix(length), { stream: true });
+  let [valid, invalid] = [0, chunk.length];
+  while (invalid - valid > 1) {
+    const middle = (valid + invalid) >>> 1;
+    try {
+      decode(middle);
+      valid = middle;
+    } catch {
+      invalid = middle;
+    }
+  }
+  return { text: decode(valid), invalidAt: valid - unfinishedUtf8(prefix(valid)).length };
+}
+
+/**
+ * The document's text, decoded chunk by chunk; `onBytes` hears every chunk's size as it is read.
+ * Bytes not valid in its encoding stop it: in UTF-8 (every office file so far) the text up to the
+ * first of them is yielded, then an InvalidEncodingError says where it is; in another encoding an
+ * InputFileError names the chunk.
+ */
 export async function* decodedText(document: XmlDocument, stream: Readable, onBytes: (bytes: number) => void): AsyncGenerator<string> {
   let decoder: TextDecoder | null = null;
   let offset = 0;
+  let previous: Uint8Array = new Uint8Array(0);
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (decoder === null) {
       const encoding = declaredEncoding(chunk);
@@ -232,11 +336,18 @@ export async function* decodedText(document: XmlDocument, stream: Readable, onBy
         throw new InputFileError(`${document.name}: unsupported encoding ${encoding}`);
       }
     }
+    let text: string;
     try {
-      yield decoder.decode(chunk, { stream: true });
+      text = decoder.decode(chunk, { stream: true });
     } catch {
-      throw new InputFileError(`${document.name}: bytes that are not ${decoder.encoding} within bytes ${offset}–${offset + chunk.length}`);
+      if (decoder.encoding !== 'utf-8')
+        throw new InputFileError(`${document.name}: bytes that are not ${decoder.encoding} within bytes ${offset}–${offset + chunk.length}`);
+      const { text: valid, invalidAt } = validUtf8Prefix(unfinishedUtf8(previous), chunk);
+      if (valid !== '') yield valid;
+      throw new InvalidEncodingError(document.name, offset + invalidAt);
     }
+    yield text;
+    previous = chunk;
     offset += chunk.length;
     onBytes(chunk.length);
   }

@@ -91,7 +91,8 @@ export class XmlRecordReader {
     return this.count;
   }
 
-  private fail(reason: string): never {
+  /** Stops the document here: an XmlFormatError at the position the reader has read to. */
+  fail(reason: string): never {
     throw new XmlFormatError(this.file, this.parser.line, this.parser.column, reason);
   }
 
