@@ -4,8 +4,9 @@
  *
  * A calendar id is a date-holidays country, optionally with a subdivision: `US`, `DE-BY`,
  * `CA-QC`, `GB-ENG`. A `BusinessCalendarSpec` can refine it with the holiday types that close the
- * office (date-holidays types: public, bank, optional, school, observance; default public only)
- * and office closure days that recur every year (`MM-DD`, e.g. JPO's 29-30 December).
+ * office (date-holidays types: public, bank, optional, school, observance; default public only),
+ * the holidays of those types during which it stays open, and office closure days that recur
+ * every year (`MM-DD`, e.g. JPO's 29-30 December).
  */
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { addDays, dayOfWeek, toDayNumber, yearOf, type IsoDate } from './dates';
@@ -18,6 +19,8 @@ export interface BusinessCalendarSpec {
   id: string;
   /** Holiday types on which the office is closed; default `['public']`. */
   closedHolidayTypes?: readonly HolidayType[];
+  /** Holidays of a closed type during which the office is open, by date-holidays name. */
+  openHolidays?: readonly string[];
   /** Closure days recurring every year, `MM-DD`. */
   extraClosedDays?: readonly string[];
 }
@@ -54,6 +57,7 @@ export function isKnownCalendarId(id: string): boolean {
 interface CalendarState {
   holidays: Holidays;
   closedTypes: ReadonlySet<HolidayType>;
+  openHolidays: ReadonlySet<string>;
   extraClosedDays: readonly string[];
   closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
 }
@@ -65,8 +69,9 @@ const statesBySpec = new WeakMap<BusinessCalendarSpec, CalendarState>();
 
 function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
   const closedTypes = spec.closedHolidayTypes ?? ['public'];
+  const openHolidays = spec.openHolidays ?? [];
   const extraClosedDays = spec.extraClosedDays ?? [];
-  const key = `${spec.id}|${closedTypes.join(',')}|${extraClosedDays.join(',')}`;
+  const key = `${spec.id}|${closedTypes.join(',')}|${openHolidays.join(',')}|${extraClosedDays.join(',')}`;
   let state = statesByKey.get(key);
   if (!state) {
     if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
@@ -77,7 +82,7 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
         : region === undefined
           ? new Holidays(country, subdivision)
           : new Holidays(country, subdivision, region);
-    state = { holidays, closedTypes: new Set(closedTypes), extraClosedDays, closedDaysByYear: new Map() };
+    state = { holidays, closedTypes: new Set(closedTypes), openHolidays: new Set(openHolidays), extraClosedDays, closedDaysByYear: new Map() };
     statesByKey.set(key, state);
   }
   return state;
@@ -99,11 +104,18 @@ export interface YearRange {
   to: number;
 }
 
+/** Slack for a day made shorter or longer by a daylight-saving change. */
+const DAY_SLACK_MS = 2 * 3_600_000;
+
 /**
  * The closed days of each year in `years`, as date-holidays computes them: the holidays of the
- * closed types, every day of a multi-day one (a duration rule), and the recurring closure days.
- * A holiday that starts in the year before and runs into the range closes its days in the range
- * too (Turkey's Kurban Bayramı from 31 December 2006 closed 1 to 3 January 2007).
+ * closed types (less the office's open ones), and the recurring closure days. A holiday closes
+ * the whole days it spans from its date on: date-holidays starts a holiday of the Islamic
+ * calendar at the sunset before (Turkey's Ramazan Bayramı of 2026 runs from the 19 March
+ * evening to noon on the 23rd: it closes the 20th to the 22nd, not the 23rd), and a part-day
+ * holiday (China's half-day Women's Day from noon) closes no day, since the office is open the
+ * rest of it. A holiday that starts in the year before and runs into the range closes its days in
+ * the range too (Turkey's Kurban Bayramı from 31 December 2006 closed 1 to 3 January 2007).
  */
 function computeClosedDaysOf(state: CalendarState, years: YearRange): Map<number, Set<IsoDate>> {
   const byYear = new Map<number, Set<IsoDate>>();
@@ -113,10 +125,10 @@ function computeClosedDaysOf(state: CalendarState, years: YearRange): Map<number
   }
   for (let year = years.from - 1; year <= years.to; year += 1) {
     for (const holiday of state.holidays.getHolidays(year)) {
-      if (!state.closedTypes.has(holiday.type)) continue;
+      if (!state.closedTypes.has(holiday.type) || state.openHolidays.has(holiday.name)) continue;
       const first = holiday.date.slice(0, 10);
-      const length = Math.max(1, Math.round((holiday.end.getTime() - holiday.start.getTime()) / 86_400_000));
-      for (let offset = 0; offset < length; offset += 1) {
+      const wholeDays = Math.floor((holiday.end.getTime() - holiday.start.getTime() + DAY_SLACK_MS) / 86_400_000);
+      for (let offset = 0; offset < wholeDays; offset += 1) {
         const day = addDays(first, offset);
         byYear.get(yearOf(day))?.add(day);
       }

@@ -143,6 +143,8 @@ export interface CalendarDefinition {
   /** The office's IANA zone: decides what "today" is for rules on this calendar. */
   time_zone: string;
   closed_holiday_types: HolidayType[];
+  /** Holidays of a closed type during which the office is open, by their date-holidays name. */
+  open_holidays: string[];
   /** Closure days recurring every year, `MM-DD`. */
   extra_closed_days: string[];
   notes: string;
@@ -196,7 +198,9 @@ export function calendarSpecFor(corpus: RuleCorpus, id: string): BusinessCalenda
   let spec = specs.get(id);
   if (!spec) {
     const definition = corpus.calendars[id];
-    spec = definition ? { id, closedHolidayTypes: definition.closed_holiday_types, extraClosedDays: definition.extra_closed_days } : { id };
+    spec = definition
+      ? { id, closedHolidayTypes: definition.closed_holiday_types, openHolidays: definition.open_holidays, extraClosedDays: definition.extra_closed_days }
+      : { id };
     specs.set(id, spec);
   }
   return spec;
@@ -328,6 +332,7 @@ function readCalendar(id: string, value: unknown): CalendarDefinition {
   return {
     time_zone: timeZone,
     closed_holiday_types: enumListAt(obj, 'closed_holiday_types', HOLIDAY_TYPES, path),
+    open_holidays: obj['open_holidays'] === undefined ? [] : stringListAt(obj, 'open_holidays', path),
     extra_closed_days: extraClosedDays,
     notes: optionalStringAt(obj, 'notes', path) ?? '',
     sources: sourcesAt(obj, 'sources', path, false),

@@ -58,6 +58,22 @@ describe('domain/calendar', () => {
         .to.include('2006-12-31')
         .and.not.include('2007-01-02');
     });
+    it('closes the days of a Bayram and not the day after it (Law 2429 art. 2: Ramazan Bayramı three days, Kurban Bayramı four, each from the eve at 13:00)', () => {
+      // 2025: Ramazan Bayramı 30 March to 1 April, Kurban Bayramı 6 to 9 June; 2026: 20 to 22 March, 27 to 30 May.
+      for (const day of ['2025-03-31', '2025-04-01', '2025-06-06', '2025-06-09', '2026-03-20', '2026-05-27', '2026-05-29'])
+        expect(isBusinessDay(day, 'TR'), day).to.equal(false);
+      // The weekdays after them, and the eves (open in the morning).
+      for (const day of ['2025-04-02', '2025-06-10', '2026-03-23', '2026-03-19', '2026-05-26']) expect(isBusinessDay(day, 'TR'), day).to.equal(true);
+    });
+    it('keeps an office open on the holidays of part of the people its calendar names, and on part-day holidays (China: State Council measures, art. 3)', () => {
+      const cnipa = { id: 'CN', closedHolidayTypes: ['public'] as const, openHolidays: ['六一儿童节'] };
+      // Women's Day, Youth Day, Children's Day, Army Day of 2025: a Saturday, a Sunday, a Sunday and a Friday.
+      expect(isBusinessDay('2025-08-01', cnipa)).to.equal(true); // Army Day: a half day for servicemen
+      expect(isBusinessDay('2029-06-01', cnipa)).to.equal(true); // Children's Day, a Friday: children under 14
+      expect(isBusinessDay('2027-03-08', cnipa)).to.equal(true); // Women's Day, a Monday: half a day for women
+      expect(isBusinessDay('2029-06-01', 'CN')).to.equal(false); // without openHolidays, a public holiday closes
+      expect(isBusinessDay('2025-10-01', cnipa)).to.equal(false); // National Day closes for all
+    });
   });
 
   describe('primeClosedDays', () => {

@@ -293,6 +293,37 @@ describe('REST: deadlines and opposition windows', function () {
     });
   });
 
+  describe('POST /v1/deadlines/compute and opposition windows: the last days around holidays of part of a day or of part of the people', function () {
+    const compute = async (item: Record<string, unknown>, as_of_date: string) => {
+      const response = await app.post('/v1/deadlines/compute', { items: [item], as_of_date });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      return body.data[0]!.deadlines[0]!;
+    };
+
+    it('Turkey: a last day on the weekday after a Bayram is not moved', async function () {
+      // TR renewal: 10 years from filing, 6 months' grace. Filed 2016-09-12: due 2026-09-12, a
+      // Saturday, rolled to Monday 2026-09-14; grace ends 2027-03-12, a Friday (Ramazan Bayramı
+      // 2027 is 9 to 11 March); filed 2016-03-23: due Monday 2026-03-23, the day after the 2026 Bayram.
+      expect(await compute({ jurisdiction: 'TR', filing_date: '2016-09-12' }, '2026-11-26')).to.include({ due_date: '2026-09-14', grace_expiry: '2027-03-12' });
+      expect(await compute({ jurisdiction: 'TR', filing_date: '2016-03-23' }, '2026-01-01')).to.include({ due_date: '2026-03-23' });
+      const response = await app.post('/v1/opposition-windows/compute', {
+        items: [{ office: 'TR', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-04-10' }],
+        as_of_date: '2025-05-01',
+      });
+      const body = (await response.json()) as ListBody;
+      // Two months from publication: Tuesday 2025-06-10, the day after Kurban Bayramı (6 to 9 June).
+      expect(body.data[0]).to.include({ window_closes_nominal: '2025-06-10', window_closes: '2025-06-10' });
+    });
+
+    it("China: Army Day and Children's Day do not close CNIPA", async function () {
+      // CN renewal: due on the expiry date, 6 months' grace. Expiry Friday 2025-08-01 (Army Day);
+      // expiry 2025-12-01: grace ends Monday 2026-06-01 (Children's Day).
+      expect(await compute({ jurisdiction: 'CN', expiry_date: '2025-08-01' }, '2025-06-01')).to.include({ due_date: '2025-08-01' });
+      expect(await compute({ jurisdiction: 'CN', expiry_date: '2025-12-01' }, '2025-06-01')).to.include({ due_date: '2025-12-01', grace_expiry: '2026-06-01' });
+    });
+  });
+
   describe('POST /v1/opposition-windows/compute', function () {
     it('computes the EUIPO and USPTO corpus examples', async function () {
       const response = await app.post('/v1/opposition-windows/compute', {
