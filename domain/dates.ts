@@ -63,6 +63,20 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
+/**
+ * The years an office date may fall in. A calendar date outside them (`9999-12-31`, `0001-01-01`)
+ * is a placeholder or a typing error, never an office fact (the USPTO's oldest registrations are
+ * from 1870), and terms computed from it would leave four-digit years (this module throws
+ * beyond) or the years the holiday library computes (it loops for ever on year 1 of lunisolar
+ * calendars). Ingestion rejects such a record; the deadline computations refuse such a date.
+ */
+export const OFFICE_YEARS = { first: 1800, last: 2199 } as const;
+
+export function isWithinOfficeYears(date: IsoDate): boolean {
+  const year = Number(date.slice(0, 4));
+  return year >= OFFICE_YEARS.first && year <= OFFICE_YEARS.last;
+}
+
 export function formatIsoDate({ year, month, day }: CivilDate): IsoDate {
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 }

@@ -2,7 +2,7 @@
  * Input checks shared by every surface (REST query strings and bodies, GraphQL variables):
  * calendar-valid dates, ISO timestamps, ordered ranges.
  */
-import { parseIsoDate } from './dates';
+import { isWithinOfficeYears, OFFICE_YEARS, parseIsoDate } from './dates';
 import { ApiError, invalid } from './errors';
 import { idKind, isWellFormedId, type IdPrefix } from './ids';
 
@@ -22,6 +22,18 @@ export const VIENNA_CODE_PATTERN = /^\d{2}(\.\d{2}(\.\d{2})?)?$/;
 export function isIsoDate(value: string): boolean {
   const date = parseIsoDate(value);
   return date !== null && !(date.year === 0 && date.month === 2 && date.day === 29);
+}
+
+/** A calendar date in the office years: what a date a deadline or window is computed from must be. */
+export function isOfficeDate(value: string): boolean {
+  return isIsoDate(value) && isWithinOfficeYears(value);
+}
+
+/** The rule a date that `isOfficeDate` refuses broke, for its 400's detail. */
+export function officeDateRule(value: string): string {
+  return isIsoDate(value)
+    ? `must be a date in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last} (got '${value}')`
+    : `must be a date written YYYY-MM-DD (got '${value}')`;
 }
 
 /** Normalizes an ISO 8601 date or timestamp to a UTC ISO timestamp, or null when malformed. */

@@ -8,7 +8,7 @@ import { listDeadlineRules } from '../../domain/deadline-rules';
 import { computeDeadlinesBatch, type DeadlineInput } from '../../domain/deadlines';
 import { computeOppositionWindow, findOppositionRules } from '../../domain/opposition';
 import { TRIGGER_FIELDS, type DeadlineFilingRoute, type OppositionFilingRoute, type OppositionTriggerEvent } from '../../domain/rules';
-import { isIsoDate } from '../../domain/validation';
+import { isOfficeDate, officeDateRule } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { MAX_HORIZON_YEARS, ruleCorpus } from './corpus';
 
@@ -58,10 +58,10 @@ function checkBatchSize(count: number): void {
   }
 }
 
-const dateError = (name: string, value: string) => invalid(name, `must be a date written YYYY-MM-DD (got '${value}')`);
+const dateError = (name: string, value: string) => invalid(name, officeDateRule(value));
 
 function checkDate(name: string, value: string | null | undefined): void {
-  if (value != null && !isIsoDate(value)) throw dateError(name, value);
+  if (value != null && !isOfficeDate(value)) throw dateError(name, value);
 }
 
 /** A bounded list always fits one page. */
@@ -77,7 +77,7 @@ function checkItemDates(items: readonly DeadlineItemArgs[]): readonly DeadlineIn
     for (const field of TRIGGER_FIELDS) {
       const value = item[field];
       // The detail's name is built only for a refused date: a batch checks thousands of good ones.
-      if (value != null && !isIsoDate(value)) throw dateError(`items[${index}].${field}`, value);
+      if (value != null && !isOfficeDate(value)) throw dateError(`items[${index}].${field}`, value);
     }
   }
   return items;
@@ -107,7 +107,7 @@ function computeOppositionWindows(args: ComputeOppositionWindowsArgs, ctx: Reque
   const now = ctx.services.now();
   return onePage(
     args.items.map((item, i) => {
-      if (!isIsoDate(item.publication_date)) throw dateError(`items[${i}].publication_date`, item.publication_date);
+      if (!isOfficeDate(item.publication_date)) throw dateError(`items[${i}].publication_date`, item.publication_date);
       const window = computeOppositionWindow(
         ruleCorpus,
         {

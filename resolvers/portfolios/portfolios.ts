@@ -10,7 +10,7 @@ import { computeDeadlinesBatch, type ComputedDeadline } from '../../domain/deadl
 import { randomId } from '../../domain/ids';
 import { deadlineInputOf } from '../../domain/mark-deadlines';
 import { COLLECTIONS, type PortfolioDoc, type TrademarkDoc } from '../../domain/records';
-import { isIsoDate, parseId, truncate } from '../../domain/validation';
+import { isIsoDate, isOfficeDate, officeDateRule, parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf, paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
@@ -178,10 +178,8 @@ const orderKey = (row: PortfolioDeadline): string => [row.due_date, row.trademar
 /** Every deadline of a portfolio's marks that the arguments keep, by due date then mark and type. */
 async function portfolioDeadlineRows(args: Omit<PortfolioDeadlineArgs, 'limit' | 'cursor'>, ctx: RequestContext) {
   const portfolio = await requirePortfolio(args.id, ctx);
-  for (const name of ['due_before', 'as_of_date'] as const) {
-    const value = args[name];
-    if (value !== null && value !== undefined && !isIsoDate(value)) throw invalid(name, `must be a date YYYY-MM-DD (got '${truncate(value)}')`);
-  }
+  if (args.due_before != null && !isIsoDate(args.due_before)) throw invalid('due_before', `must be a date YYYY-MM-DD (got '${truncate(args.due_before)}')`);
+  if (args.as_of_date != null && !isOfficeDate(args.as_of_date)) throw invalid('as_of_date', officeDateRule(truncate(args.as_of_date)));
   const horizonYears = args.horizon_years ?? 5;
   if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS)
     throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS}`);

@@ -3,6 +3,7 @@
  * plans with monitoring). Writes need an Idempotency-Key; running a saved search is a read-shaped
  * POST that does not.
  */
+import { OFFICE_YEARS } from '../../domain/dates';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
 import { MAX_HORIZON_YEARS } from '../../resolvers/deadlines/corpus';
 import { MAX_PORTFOLIO_IDS_PER_REQUEST, PORTFOLIO_DESCRIPTION_MAX_LENGTH, PORTFOLIO_NAME_MAX_LENGTH } from '../../resolvers/portfolios/portfolios';
@@ -232,7 +233,11 @@ export const portfolioRoutes: readonly RouteDef[] = [
     query: [
       { name: 'due_before', kind: { type: 'date' }, description: 'Keep deadlines due before this date.' },
       { name: 'type', kind: { type: 'string', maxLength: 60 }, description: 'Keep one deadline type (renewal, declaration_of_use, …).' },
-      { name: 'as_of_date', kind: { type: 'date' }, description: "Compute as of this date (default: today in each office's zone)." },
+      {
+        name: 'as_of_date',
+        kind: { type: 'date' },
+        description: `Compute as of this date, in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last} (default: today in each office's zone).`,
+      },
       { name: 'horizon_years', kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS }, description: `Years ahead to list (default 5).` },
       { name: 'include_optional', kind: { type: 'boolean' }, description: 'Include optional filings (default true).' },
       ...countedPageParams,

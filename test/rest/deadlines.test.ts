@@ -263,12 +263,53 @@ describe('REST: deadlines and opposition windows', function () {
       ['horizon_years 0', { items: [usRegistered], horizon_years: 0 }, 'horizon_years: must be an integer from 1 to 15'],
       ['horizon_years 16', { items: [usRegistered], horizon_years: 16 }, 'horizon_years: must be an integer from 1 to 15'],
       ['a non-boolean include_missed', { items: [usRegistered], include_missed: 'yes' }, 'include_missed: must be the literal true or false'],
+      // Dates no office holds, whose terms run past four-digit years or into years no holiday calendar computes.
+      [
+        'a registration in 9999',
+        { items: [{ jurisdiction: 'US', registration_date: '9999-12-31' }] },
+        "items[0].registration_date: must be a date in the years 1800 to 2199 (got '9999-12-31')",
+      ],
+      [
+        'an expiry in year 1',
+        { items: [{ jurisdiction: 'CN', expiry_date: '0001-03-01' }] },
+        "items[0].expiry_date: must be a date in the years 1800 to 2199 (got '0001-03-01')",
+      ],
+      ['an as_of_date in 9999', { items: [usRegistered], as_of_date: '9999-01-01' }, "as_of_date: must be a date in the years 1800 to 2199 (got '9999-01-01')"],
     ];
     for (const [what, body, detail] of badBodies) {
       it(`answers 400 naming the field for ${what}`, async function () {
         await expectError(await app.post('/v1/deadlines/compute', body), 400, 'validation_error', detail);
       });
     }
+
+    it('answers 400 naming the field for a publication or as-of date outside the office years, and still answers /health/live', async function () {
+      const window = (publication_date: string, as_of_date = '2025-01-01') =>
+        app.post('/v1/opposition-windows/compute', {
+          items: [{ office: 'KR', filing_route: 'domestic', trigger_event: 'application_publication', publication_date }],
+          as_of_date,
+        });
+      await expectError(
+        await window('0001-01-05'),
+        400,
+        'validation_error',
+        "items[0].publication_date: must be a date in the years 1800 to 2199 (got '0001-01-05')",
+      );
+      await expectError(
+        await window('9999-12-31'),
+        400,
+        'validation_error',
+        "items[0].publication_date: must be a date in the years 1800 to 2199 (got '9999-12-31')",
+      );
+      await expectError(
+        await window('2025-01-05', '1799-12-31'),
+        400,
+        'validation_error',
+        "as_of_date: must be a date in the years 1800 to 2199 (got '1799-12-31')",
+      );
+      // The bounds themselves are office years.
+      expect((await window('1800-01-01', '2199-12-31')).status).to.equal(200);
+      expect((await app.get('/health/live')).status).to.equal(200);
+    });
 
     it('gives /graphql callers the same detail for a bad item date as the REST body parser', async function () {
       const query = 'query ($items: [DeadlineItemInput!]!) { computeDeadlines(items: $items) { data { supported } } }';

@@ -121,6 +121,18 @@ describe('portfolios and saved searches (issue 15)', function () {
       expect(due.length).to.equal(rows.filter((row) => row.due_date < cutoff).length);
     });
 
+    it('deadlines: an as_of_date outside the office years is 400 naming it', async () => {
+      for (const asOf of ['0001-01-01', '9999-01-01']) {
+        const response = await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?as_of_date=${asOf}`);
+        const body = (await response.json()) as { error: { type: string; detail: string } };
+        expect([response.status, body.error.type, body.error.detail]).to.deep.equal([
+          400,
+          'validation_error',
+          `as_of_date: must be a date in the years 1800 to 2199 (got '${asOf}')`,
+        ]);
+      }
+    });
+
     it('GraphQL portfolioDeadlineTimeline: the same deadlines as the REST list, overdue ones then by month, with counts per status', async () => {
       const now = new Date();
       const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 60, 1)).toISOString().slice(0, 10);

@@ -3,19 +3,11 @@
  * and the office dates every mapping reads. A rejected record is reported with its key and reason
  * in the ingestion summary while the rest of the file loads.
  */
-import { formatIsoDate, parseIsoDate, type CivilDate } from '../../domain/dates';
+import { formatIsoDate, OFFICE_YEARS, parseIsoDate, type CivilDate } from '../../domain/dates';
 
 export class RecordRejection extends Error {
   override readonly name = 'RecordRejection';
 }
-
-/**
- * The years an office date may fall in. A calendar date outside them (`99991231`, `00010101`) is a
- * placeholder or a typing error, never an office fact (the USPTO's oldest registrations are from
- * 1870; terms computed from a date must stay four-digit years, domain/dates.ts throws beyond), so
- * it rejects the record, naming the field, rather than being stored or computed with.
- */
-export const OFFICE_YEARS = { first: 1800, last: 2199 } as const;
 
 function checkYear(date: CivilDate, raw: string, field: string): void {
   if (date.year < OFFICE_YEARS.first || date.year > OFFICE_YEARS.last)
