@@ -174,6 +174,34 @@ describe('bin: marque marks add|update and marque ingest', function () {
     ]);
   });
 
+  it('exits 0 when one case-file is larger than 16 MiB: that record is rejected with its serial and the bound, one of exactly 16 MiB loads', async () => {
+    const BOUND = 16 * 1024 * 1024;
+    // A case-file whose mark-identification fills it to `bytes` bytes (ASCII: one byte a character).
+    const sized = (serial: string, bytes: number) => {
+      const empty = withElementText(withSerial(sampleCaseFile('98763166'), serial), 'mark-identification', '');
+      return withElementText(empty, 'mark-identification', 'X'.repeat(bytes - Buffer.byteLength(empty)));
+    };
+    const over = sized('97990022', BOUND + 1);
+    const text = applicationsDocument([withSerial(sampleCaseFile('98763166'), '97990021'), over, sized('97990023', BOUND)]);
+    const path = join(dataDir, 'apc-large.xml');
+    writeFileSync(path, text);
+    const line = text.slice(0, text.indexOf(over)).split('\n').length;
+    const summary = JSON.parse((await marque(dataDir, 'ingest', 'uspto', path)).stdout) as Record<string, unknown>;
+    expect(summary).to.deep.include({ records_read: 3, inserted: 2, rejected: 1, error: null });
+    expect(summary.rejections).to.deep.equal([
+      {
+        document: 'apc-large.xml',
+        record: 2,
+        key: '97990022',
+        reason: `<case-file> record 2 (line ${line}) is larger than 16 MiB (16777216 bytes of UTF-8): not read`,
+      },
+    ]);
+    const [largest] = await serving.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds([catalogId('tm_', 'US', '97990023')]);
+    expect(largest!.mark_text.length).to.equal(
+      BOUND - Buffer.byteLength(withElementText(withSerial(sampleCaseFile('98763166'), '97990023'), 'mark-identification', '')),
+    );
+  });
+
   it('exits 1 naming the path when a file is missing, is not XML or a zip, or a directory holds neither', async () => {
     const empty = mkdtempSync(join(dataDir, 'downloads-'));
     writeFileSync(join(empty, 'README.txt'), 'the daily files go here');

@@ -1,10 +1,12 @@
 /**
  * The bulk formats `marque ingest` reads: for each, the element that is one record and the
  * mapping of a record to what the write path takes. A record that cannot be loaded throws
- * RecordRejection; `keyOf` names it in the summary (serial number, reel/frame, proceeding number).
+ * RecordRejection, a record the reader refused (too large) too; `keyOf` names it in the summary
+ * (serial number, reel/frame, proceeding number).
  */
 import { join } from 'node:path';
 import type { MarkInput } from './mark-input';
+import { RecordRejection } from './record-rejection';
 import { ASSIGNMENT_ENTRY, mapAssignmentEntry, type AssignmentRecord } from './uspto/assignments';
 import { CASE_FILE, mapCaseFile } from './uspto/applications';
 import { readUsptoCodeTables } from './uspto/code-tables';
@@ -30,6 +32,17 @@ export interface FormatReader {
 
 /** `dataDir`: the project's data/ directory (the code tables live in data/uspto). */
 export function formatReader(format: IngestFormat, dataDir: string): FormatReader {
+  const reader = readerOf(format, dataDir);
+  return {
+    ...reader,
+    map: (record, document) => {
+      if (record.refused !== null) throw new RecordRejection(record.refused);
+      return reader.map(record, document);
+    },
+  };
+}
+
+function readerOf(format: IngestFormat, dataDir: string): FormatReader {
   switch (format) {
     case 'uspto':
     case 'st96': {

@@ -15,19 +15,17 @@ export interface SourceDescription {
   mediaType: string;
 }
 
-function payloadHash(raw: string): string {
-  return `sha256:${createHash('sha256').update(raw, 'utf8').digest('hex')}`;
-}
-
 export function rawSource(raw: string, description: SourceDescription): SourceInput {
+  // Encoded once for both the hash and the gzip (each would otherwise make its own copy).
+  const bytes = Buffer.from(raw, 'utf8');
   return {
     format: description.format,
     response_type: description.responseType,
     locator: description.locator,
     data_date: description.dataDate,
-    payload_hash: payloadHash(raw),
+    payload_hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
     // Level 1: about three times faster than the default at a few per cent more bytes. Done here,
     // on the parse thread: on a large file the writing thread is the slower one.
-    raw: { media_type: description.mediaType, gzip_base64: gzipSync(raw, { level: 1 }).toString('base64') },
+    raw: { media_type: description.mediaType, gzip_base64: gzipSync(bytes, { level: 1 }).toString('base64') },
   };
 }

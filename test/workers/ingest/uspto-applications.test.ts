@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { OFFICE_EVENT_TYPE, UsptoEventTypes } from '../../../workers/ingest/uspto/events';
-import { CASE_FILE, entityTypeOf, mapCaseFile, ownerRoleOf, registrationExpiry } from '../../../workers/ingest/uspto/applications';
+import { CASE_FILE, entityTypeOf, goodsText, mapCaseFile, ownerRoleOf, registrationExpiry } from '../../../workers/ingest/uspto/applications';
 import { readUsptoCodeTables } from '../../../workers/ingest/uspto/code-tables';
 import { usptoStatus } from '../../../workers/ingest/uspto/status';
 import type { MarkInput, OwnerInput } from '../../../workers/ingest/mark-input';
@@ -186,6 +186,10 @@ describe('workers/ingest/uspto: a <case-file> as a mark', () => {
       expect(goods.map((c) => c.nice_class)).to.deep.equal([36]);
       expect(goods[0]!.goods_services_text.startsWith('Leasing or renting of multi-use and residential real estate;')).to.equal(true);
       expect(goods[0]!.goods_services_text.endsWith('Management of apartments')).to.equal(true);
+    });
+
+    it('goods text: [deleted] and ((less goods)) parts out, * markers dropped, every run of white space one space, none before punctuation', () => {
+      expect(goodsText('Stickers;\n\tStick  markers\r\nalbums [deleted] ((less goods)) *books* ,pens ')).to.equal('Stickers; Stick markers albums books,pens');
     });
 
     it('a live registration expires ten years after registration-date (renewal due then); dead ones have no expiry', () => {

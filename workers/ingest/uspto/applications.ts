@@ -129,13 +129,21 @@ function rightKind(header: XmlElement | null, classes: readonly Classification[]
   return goods && services ? 'trademark_and_service_mark' : services ? 'service_mark' : 'trademark';
 }
 
+/**
+ * Whitespace runs as one space. A single space between words is left alone rather than replaced
+ * by itself: V8 lists every match before building the result, and a list of one match per word
+ * took about 230 MB for a 16 MB goods text, more than the parse thread's heap can hold.
+ */
+const oneSpace = (text: string): string => text.replace(/\s{2,}|[^\S ]/g, ' ');
+
 /** Goods/services wording for search and display: deleted and "less goods" parts out, markers dropped. */
 export function goodsText(raw: string): string {
-  return raw
-    .replace(/\[[^\]]*\]/g, ' ')
-    .replace(/\(\([^)]*\)\)/g, ' ')
-    .replace(/\*/g, '')
-    .replace(/\s+/g, ' ')
+  return oneSpace(
+    raw
+      .replace(/\[[^\]]*\]/g, ' ')
+      .replace(/\(\([^)]*\)\)/g, ' ')
+      .replace(/\*/g, ''),
+  )
     .replace(/\s+([;,.])/g, '$1')
     .trim();
 }
@@ -195,8 +203,8 @@ function attorneys(caseFile: XmlElement): AttorneyInput[] {
   const lines = ['address-1', 'address-2', 'address-3', 'address-4', 'address-5']
     .map((line) => textAt(caseFile, `correspondent/${line}`))
     .filter((line): line is string => line !== null);
-  const first = lines[0]?.replace(/\s+/g, ' ') ?? '';
-  const normalizedName = name.replace(/\s+/g, ' ');
+  const first = oneSpace(lines[0] ?? '');
+  const normalizedName = oneSpace(name);
   const firmName = first.toUpperCase().startsWith(normalizedName.toUpperCase()) ? first.slice(normalizedName.length).trim() : '';
   const last = lines[lines.length - 1];
   const country = lines.length > 1 && last !== undefined ? countryCodeOfName(last) : null;

@@ -9,12 +9,24 @@
  * entities and DTDs are never fetched (no XXE), and an entity that is not one of XML's five is an
  * error. Any well-formedness error, or an end of input before the root element closes (a
  * truncated download), throws an XmlFormatError naming the file, line and column.
+ *
+ * A record larger than MAX_RECORD_BYTES is refused alone: once it is known to be over, its text
+ * is no longer kept (saxes still checks it), and it is delivered with `refused` set, `raw` empty
+ * and only the elements read before the bound, so its key (a serial number comes first) can still
+ * name it while the rest of the document loads.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { XmlElement } from './element';
 
-/** Largest record accepted, in characters (the largest real USPTO case-file is about 11 MB). */
-export const MAX_RECORD_CHARS = 64 * 1024 * 1024;
+/**
+ * Largest record read, in bytes of UTF-8 (what its payload hash is taken over and its raw record
+ * is stored as): half again the largest real USPTO case-file, 10.9 MB (serial 85951867, with
+ * 26,496 Madrid history events). Bytes rather than characters because a CJK character is 2 bytes
+ * of a JS string and 3 of UTF-8: a record of 16 Mi such characters peaked at 540–600 MB alone,
+ * while one of 16 MiB of any text peaks at about 300 MB alone and under 470 MB late in a large
+ * file (issue 18 asks for 500 MB).
+ */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 export class XmlFormatError extends Error {
   override readonly name = 'XmlFormatError';
@@ -30,15 +42,20 @@ export class XmlFormatError extends Error {
 
 export interface XmlRecord {
   element: XmlElement;
-  /** The record's text from its `<` to the end of its closing tag. */
+  /** The record's text from its `<` to the end of its closing tag; empty when refused. */
   raw: string;
   /** 1-based position among this document's records. */
   index: number;
   /** Line of the record's start tag. */
   line: number;
+  /** Why the record is not read (larger than MAX_RECORD_BYTES), or null. */
+  refused: string | null;
 }
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
+
+/** A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4). */
+const MAX_UTF8_PER_UNIT = 3;
 
 export class XmlRecordReader {
   private readonly parser: SaxesParser;
@@ -50,6 +67,12 @@ export class XmlRecordReader {
   private consumed = 0;
   private recordStart = -1;
   private recordLine = 0;
+  /** UTF-8 bytes of the open record's text in the window; -1 until the record is first carried over. */
+  private recordBytes = -1;
+  /** The open record is over MAX_RECORD_BYTES: its text is not kept, nor its elements from then on. */
+  private skipping = false;
+  /** Elements opened inside the record since it is skipped, and not closed yet. */
+  private skippedDepth = 0;
   private count = 0;
 
   constructor(
@@ -63,20 +86,15 @@ export class XmlRecordReader {
     });
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', () => this.close());
-    this.parser.on('text', (text) => this.addText(text));
-    this.parser.on('cdata', (text) => this.addText(text));
+    this.parser.on('text', this.addText);
+    this.parser.on('cdata', this.addText);
   }
 
   /** Feeds the next piece of decoded text; records completed by it are delivered before it returns. */
   write(chunk: string): void {
-    if (this.stack.length === 0) {
+    if (!this.carried(chunk)) {
       this.window = chunk;
       this.windowStart = this.consumed;
-    } else {
-      // Only the open record's text is carried over: the window never holds more than one record and one chunk.
-      this.window = this.window.slice(this.recordStart - this.windowStart) + chunk;
-      this.windowStart = this.recordStart;
-      if (this.window.length > MAX_RECORD_CHARS) this.fail(`<${this.recordName}> record ${this.count + 1} exceeds ${MAX_RECORD_CHARS} characters`);
     }
     this.consumed += chunk.length;
     this.parser.write(chunk);
@@ -96,13 +114,51 @@ export class XmlRecordReader {
     throw new XmlFormatError(this.file, this.parser.line, this.parser.column, reason);
   }
 
+  /**
+   * Whether the window now holds the open record's text followed by `chunk`: not outside records,
+   * nor once the record's text before `chunk` is over the bound (the record is skipped from then
+   * on). Only the open record's text is carried over: the window never holds more than one record
+   * and one chunk.
+   */
+  private carried(chunk: string): boolean {
+    if (this.stack.length === 0 || this.skipping) return false;
+    const carried = this.window.slice(this.recordStart - this.windowStart);
+    // Once carried over, the window is a rope of chunks each counted when added (counting the rope
+    // would flatten it); the first time, the record's text so far is the end of one chunk.
+    if (this.recordBytes < 0) this.recordBytes = Buffer.byteLength(carried);
+    if (this.recordBytes > MAX_RECORD_BYTES) {
+      this.skip();
+      return false;
+    }
+    this.window = carried + chunk;
+    this.windowStart = this.recordStart;
+    this.recordBytes += Buffer.byteLength(chunk);
+    return true;
+  }
+
+  private skip(): void {
+    this.skipping = true;
+    // Without a text handler saxes stops gathering the text; what it holds is handed over after
+    // the record ends (before the next tag opens) and ignored then, as text outside records.
+    this.parser.off('text');
+  }
+
+  private refusal(): string {
+    return `<${this.recordName}> record ${this.count} (line ${this.recordLine}) is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB (${MAX_RECORD_BYTES} bytes of UTF-8): not read`;
+  }
+
   private open(tag: SaxesTagPlain): void {
+    if (this.skipping) {
+      this.skippedDepth++;
+      return;
+    }
     const name = localName(tag.name);
     if (this.stack.length === 0) {
       if (name !== this.recordName) return;
       // The start tag's "<" is the last one before the parser's position.
       this.recordStart = this.windowStart + this.window.lastIndexOf('<', this.parser.position - this.windowStart - 1);
       this.recordLine = this.parser.line;
+      this.recordBytes = -1;
     }
     const attributes: Record<string, string> = {};
     for (const key in tag.attributes) if (!key.startsWith('xmlns')) attributes[localName(key)] = tag.attributes[key]!;
@@ -112,15 +168,25 @@ export class XmlRecordReader {
   }
 
   private close(): void {
+    if (this.skippedDepth > 0) {
+      this.skippedDepth--;
+      return;
+    }
     const element = this.stack.pop();
     if (element === undefined || this.stack.length > 0) return;
     this.count++;
-    const raw = this.window.slice(this.recordStart - this.windowStart, this.parser.position - this.windowStart);
-    this.onRecord({ element, raw, index: this.count, line: this.recordLine });
+    const raw = this.skipping ? '' : this.window.slice(this.recordStart - this.windowStart, this.parser.position - this.windowStart);
+    // Only a record of more than a third of the bound in UTF-16 units can be over it in UTF-8.
+    const over = this.skipping || (raw.length > MAX_RECORD_BYTES / MAX_UTF8_PER_UNIT && Buffer.byteLength(raw) > MAX_RECORD_BYTES);
+    if (this.skipping) {
+      this.skipping = false;
+      this.parser.on('text', this.addText);
+    }
+    this.onRecord({ element, raw: over ? '' : raw, index: this.count, line: this.recordLine, refused: over ? this.refusal() : null });
   }
 
-  private addText(text: string): void {
+  private readonly addText = (text: string): void => {
     const current = this.stack[this.stack.length - 1];
-    if (current !== undefined) current.text += text;
-  }
+    if (current !== undefined && !this.skipping) current.text += text;
+  };
 }
