@@ -5,8 +5,9 @@
  * A calendar id is a date-holidays country, optionally with a subdivision: `US`, `DE-BY`,
  * `CA-QC`, `GB-ENG`. A `BusinessCalendarSpec` can refine it with the holiday types that close the
  * office (date-holidays types: public, bank, optional, school, observance; default public only),
- * the holidays of those types during which it stays open, and office closure days that recur
- * every year (`MM-DD`, e.g. JPO's 29-30 December).
+ * the holidays of those types during which it stays open, holidays date-holidays lacks (its rule
+ * syntax: `09-30 since 2021`), and office closure days that recur every year (`MM-DD`, e.g. JPO's
+ * 29-30 December).
  */
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { addDays, dayOfWeek, toDayNumber, yearOf, type IsoDate } from './dates';
@@ -21,8 +22,21 @@ export interface BusinessCalendarSpec {
   closedHolidayTypes?: readonly HolidayType[];
   /** Holidays of a closed type during which the office is open, by date-holidays name. */
   openHolidays?: readonly string[];
+  /** Holidays date-holidays lacks that close the office: a date-holidays rule and a name. */
+  extraHolidays?: readonly ExtraHoliday[];
   /** Closure days recurring every year, `MM-DD`. */
   extraClosedDays?: readonly string[];
+}
+
+export interface ExtraHoliday {
+  /** In date-holidays' rule syntax: `09-30 since 2021`, `01-20 every 4 years since 1965`. */
+  rule: string;
+  name: string;
+}
+
+/** Whether date-holidays reads `rule` (checked when the rule corpus loads). */
+export function isHolidayRule(rule: string): boolean {
+  return new Holidays().setHoliday(rule, { name: { en: 'check' }, type: 'public' });
 }
 
 /**
@@ -58,6 +72,8 @@ interface CalendarState {
   holidays: Holidays;
   closedTypes: ReadonlySet<HolidayType>;
   openHolidays: ReadonlySet<string>;
+  /** Names of the spec's extra holidays: they close whatever the closed types. */
+  extraHolidays: ReadonlySet<string>;
   extraClosedDays: readonly string[];
   closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
 }
@@ -70,8 +86,9 @@ const statesBySpec = new WeakMap<BusinessCalendarSpec, CalendarState>();
 function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
   const closedTypes = spec.closedHolidayTypes ?? ['public'];
   const openHolidays = spec.openHolidays ?? [];
+  const extraHolidays = spec.extraHolidays ?? [];
   const extraClosedDays = spec.extraClosedDays ?? [];
-  const key = `${spec.id}|${closedTypes.join(',')}|${openHolidays.join(',')}|${extraClosedDays.join(',')}`;
+  const key = [spec.id, closedTypes, openHolidays, extraHolidays.map(({ rule, name }) => `${rule}=${name}`), extraClosedDays].join('|');
   let state = statesByKey.get(key);
   if (!state) {
     if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
@@ -82,7 +99,17 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
         : region === undefined
           ? new Holidays(country, subdivision)
           : new Holidays(country, subdivision, region);
-    state = { holidays, closedTypes: new Set(closedTypes), openHolidays: new Set(openHolidays), extraClosedDays, closedDaysByYear: new Map() };
+    for (const { rule, name } of extraHolidays) {
+      if (!holidays.setHoliday(rule, { name: { en: name }, type: 'public' })) throw new RangeError(`not a date-holidays rule: ${rule}`);
+    }
+    state = {
+      holidays,
+      closedTypes: new Set(closedTypes),
+      openHolidays: new Set(openHolidays),
+      extraHolidays: new Set(extraHolidays.map(({ name }) => name)),
+      extraClosedDays,
+      closedDaysByYear: new Map(),
+    };
     statesByKey.set(key, state);
   }
   return state;
@@ -125,7 +152,8 @@ function computeClosedDaysOf(state: CalendarState, years: YearRange): Map<number
   }
   for (let year = years.from - 1; year <= years.to; year += 1) {
     for (const holiday of state.holidays.getHolidays(year)) {
-      if (!state.closedTypes.has(holiday.type) || state.openHolidays.has(holiday.name)) continue;
+      const closes = state.closedTypes.has(holiday.type) || state.extraHolidays.has(holiday.name);
+      if (!closes || state.openHolidays.has(holiday.name)) continue;
       const first = holiday.date.slice(0, 10);
       const wholeDays = Math.floor((holiday.end.getTime() - holiday.start.getTime() + DAY_SLACK_MS) / 86_400_000);
       for (let offset = 0; offset < wholeDays; offset += 1) {

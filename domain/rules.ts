@@ -4,7 +4,7 @@
  * code. `loadRuleCorpus` validates the parsed JSON once at start and throws `RuleCorpusError`
  * naming the first bad path, so a malformed corpus fails loudly instead of computing wrong dates.
  */
-import { HOLIDAY_TYPES, isKnownCalendarId, type BusinessCalendarSpec, type HolidayType } from './calendar';
+import { HOLIDAY_TYPES, isHolidayRule, isKnownCalendarId, type BusinessCalendarSpec, type ExtraHoliday, type HolidayType } from './calendar';
 import { isIsoDate, isTimeZone, type IsoDate } from './dates';
 
 export const TRIGGER_FIELDS = [
@@ -145,6 +145,8 @@ export interface CalendarDefinition {
   closed_holiday_types: HolidayType[];
   /** Holidays of a closed type during which the office is open, by their date-holidays name. */
   open_holidays: string[];
+  /** Closing holidays date-holidays lacks, as date-holidays rules (`09-30 since 2021`) with a name. */
+  extra_holidays: ExtraHoliday[];
   /** Closure days recurring every year, `MM-DD`. */
   extra_closed_days: string[];
   notes: string;
@@ -199,7 +201,13 @@ export function calendarSpecFor(corpus: RuleCorpus, id: string): BusinessCalenda
   if (!spec) {
     const definition = corpus.calendars[id];
     spec = definition
-      ? { id, closedHolidayTypes: definition.closed_holiday_types, openHolidays: definition.open_holidays, extraClosedDays: definition.extra_closed_days }
+      ? {
+          id,
+          closedHolidayTypes: definition.closed_holiday_types,
+          openHolidays: definition.open_holidays,
+          extraHolidays: definition.extra_holidays,
+          extraClosedDays: definition.extra_closed_days,
+        }
       : { id };
     specs.set(id, spec);
   }
@@ -319,6 +327,15 @@ function calendarIdAt(obj: JsonObject, path: string, calendars: Record<string, C
 
 const MONTH_DAY_PATTERN = /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
+function extraHolidaysAt(obj: JsonObject, path: string): ExtraHoliday[] {
+  return listAt(obj, 'extra_holidays', path, (item, itemPath) => {
+    const holiday = objectAt(item, itemPath);
+    const rule = stringAt(holiday, 'rule', itemPath);
+    if (!isHolidayRule(rule)) throw new RuleCorpusError(`${itemPath}.rule`, `date-holidays cannot read '${rule}'`);
+    return { rule, name: stringAt(holiday, 'name', itemPath) };
+  });
+}
+
 function readCalendar(id: string, value: unknown): CalendarDefinition {
   const path = `calendars.${id}`;
   if (!isKnownCalendarId(id)) throw new RuleCorpusError(path, 'date-holidays does not know this calendar id');
@@ -333,6 +350,7 @@ function readCalendar(id: string, value: unknown): CalendarDefinition {
     time_zone: timeZone,
     closed_holiday_types: enumListAt(obj, 'closed_holiday_types', HOLIDAY_TYPES, path),
     open_holidays: obj['open_holidays'] === undefined ? [] : stringListAt(obj, 'open_holidays', path),
+    extra_holidays: obj['extra_holidays'] === undefined ? [] : extraHolidaysAt(obj, path),
     extra_closed_days: extraClosedDays,
     notes: optionalStringAt(obj, 'notes', path) ?? '',
     sources: sourcesAt(obj, 'sources', path, false),

@@ -65,6 +65,16 @@ describe('domain/calendar', () => {
       // The weekdays after them, and the eves (open in the morning).
       for (const day of ['2025-04-02', '2025-06-10', '2026-03-23', '2026-03-19', '2026-05-26']) expect(isBusinessDay(day, 'TR'), day).to.equal(true);
     });
+    it('closes on the holidays a spec adds in date-holidays rules, from the year they begin (Canada: 30 September since 2021; US: Inauguration Day, 5 U.S.C. 6103(c))', () => {
+      const cipo = { id: 'CA-QC', extraHolidays: [{ rule: '09-30 since 2021', name: 'National Day for Truth and Reconciliation' }] };
+      expect(isBusinessDay('2030-09-30', cipo)).to.equal(false); // a Monday
+      expect(isBusinessDay('2020-09-30', cipo)).to.equal(true); // a Wednesday, before the holiday existed
+      expect(isBusinessDay('2030-09-30', 'CA-QC')).to.equal(true); // date-holidays alone: an observance in CA, absent in QC
+      const uspto = { id: 'US', extraHolidays: [{ rule: '01-20 and if sunday then next monday every 4 years since 1965', name: 'Inauguration Day' }] };
+      expect(isBusinessDay('2033-01-20', uspto)).to.equal(false); // a Thursday
+      expect(isBusinessDay('2041-01-21', uspto)).to.equal(false); // the 20th is a Sunday: observed Monday the 21st
+      expect(isBusinessDay('2034-01-20', uspto)).to.equal(true); // a Friday, not an inauguration year
+    });
     it('keeps an office open on the holidays of part of the people its calendar names, and on part-day holidays (China: State Council measures, art. 3)', () => {
       const cnipa = { id: 'CN', closedHolidayTypes: ['public'] as const, openHolidays: ['六一儿童节'] };
       // Women's Day, Youth Day, Children's Day, Army Day of 2025: a Saturday, a Sunday, a Sunday and a Friday.

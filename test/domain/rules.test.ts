@@ -78,6 +78,11 @@ describe('domain/rules', () => {
       ['an undefined calendar', (c) => (c.deadline_rules[0]!.holiday_calendar = 'US-ZZ'), /holiday_calendar: US-ZZ is not defined under calendars/],
       ['a calendar date-holidays does not know', (c) => (c.calendars['XX'] = { ...c.calendars['US']! }), /calendars\.XX: date-holidays does not know/],
       ['a bad closure day', (c) => (c.calendars['JP']!.extra_closed_days = ['12-32']), /12-32 is not MM-DD/],
+      [
+        'an extra holiday date-holidays cannot read',
+        (c) => (c.calendars['US']!.extra_holidays = [{ rule: 'every blue moon', name: 'Blue Moon Day' }]),
+        /calendars\.US\.extra_holidays\[0\]\.rule: date-holidays cannot read 'every blue moon'/,
+      ],
       ['a bad time zone', (c) => (c.opposition_rules[0]!.office_time_zone = 'America/Nowhere'), /office_time_zone: unknown time zone/],
       ['both window lengths', (c) => (c.opposition_rules[0]!.window_months = 1), /exactly one of window_months and window_days/],
       ['a bad trigger event', (c) => (c.opposition_rules[0]!.trigger_event = 'filing'), /trigger_event: must be one of/],

@@ -357,6 +357,16 @@ describe('REST: deadlines and opposition windows', function () {
       expect(body.data[0]).to.include({ window_closes_nominal: '2025-06-10', window_closes: '2025-06-10' });
     });
 
+    it('Canada and the US: a last day on the National Day for Truth and Reconciliation or on Inauguration Day moves to the next business day', async function () {
+      // CA renewal: 10 years from registration. Registered 2020-09-30: due Monday 2030-09-30, a prescribed day, so Tuesday 2030-10-01.
+      expect(await compute({ jurisdiction: 'CA', registration_date: '2020-09-30' }, '2030-01-01')).to.include({ due_date: '2030-10-01' });
+      // US section 8: between the 5th and 6th anniversary of registration. Registered 2027-01-20: due Thursday 2033-01-20, Inauguration Day, so Friday 2033-01-21.
+      expect(await compute({ jurisdiction: 'US', registration_date: '2027-01-20' }, '2032-06-01')).to.include({
+        type: 'declaration_of_use',
+        due_date: '2033-01-21',
+      });
+    });
+
     it("China: Army Day and Children's Day do not close CNIPA", async function () {
       // CN renewal: due on the expiry date, 6 months' grace. Expiry Friday 2025-08-01 (Army Day);
       // expiry 2025-12-01: grace ends Monday 2026-06-01 (Children's Day).
