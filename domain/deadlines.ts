@@ -4,7 +4,8 @@
  *
  * Conventions (rules.json `notes`): the n-th occurrence of a rule is due at trigger +
  * due_offset_months + (n-1) * recurring_every_months, clamped to the month's end, plus
- * due_offset_days; window_opens and
+ * due_offset_days (a negative offset counts back from the 1st of the next month instead of a
+ * clamped day: see anniversaryOf); window_opens and
  * grace_expiry are counted from that NOMINAL due date; only last days (due date, grace expiry)
  * roll forward to a business day of the rule's calendar, and the reported `due_date` and
  * `grace_expiry` are those rolled last days.
@@ -34,6 +35,24 @@ export const CRITICAL_DAYS = 30;
 /** Statuses of a mark that is gone: no maintenance deadline applies any more. */
 export const DEAD_STATUSES: readonly string[] = ['abandoned', 'withdrawn', 'surrendered', 'refused', 'cancelled', 'invalidated', 'expired'];
 
+/**
+ * Stages of a registration still in force, matched as `registered` against a rule's
+ * applies_to_statuses (one place, so no rule has to list them). pending_cancellation is a
+ * registration under a cancellation, revocation or invalidity action (USPTO status 790): it stays
+ * on the register until a decision removes it, and an unrenewed or undeclared registration lapses
+ * whatever the action's outcome, so its maintenance deadlines keep running. Not the other live
+ * stages: opposition_period and pending_opposition are an application opposed before it
+ * registers (the USPTO codes and the simulated lifecycles both oppose applications), allowed and
+ * pending_issuance are not yet on the register (the corpus lists them as pre-registration stages,
+ * see the Philippine 3-year declaration), and unknown is not known to be in force.
+ */
+const REGISTRATION_IN_FORCE_STAGES: ReadonlySet<string> = new Set(['pending_cancellation']);
+
+function appliesToStatus(rule: DeadlineRule, status: string): boolean {
+  if (rule.applies_to_statuses.includes(status)) return true;
+  return REGISTRATION_IN_FORCE_STAGES.has(status) && rule.applies_to_statuses.includes('registered');
+}
+
 export type DeadlineStatus = 'future' | 'window_open' | 'due_soon' | 'in_grace' | 'missed';
 export type DeadlineUrgency = 'critical' | 'upcoming' | 'routine' | 'overdue' | 'in_grace' | 'missed';
 
@@ -42,7 +61,10 @@ export type DeadlineInputDates = Partial<Record<TriggerField, IsoDate | null>>;
 export interface DeadlineInput extends DeadlineInputDates {
   /** Jurisdiction code, any case; aliases EM, WIPO and UK are accepted. */
   jurisdiction: string;
-  /** Default: the jurisdiction's own register (national, or regional for EU, madrid for WO). */
+  /**
+   * Default national: the jurisdiction's own register, which regional means too (national rules,
+   * or regional ones for EU, the international register's madrid rules for WO); see resolveRoute.
+   */
   filing_route?: DeadlineFilingRoute | null;
   /** Mark status (deadline-compute status values); default `registered`. */
   status?: string | null;
@@ -94,8 +116,25 @@ export interface NominalOccurrence {
   grace_expiry: IsoDate;
 }
 
+/**
+ * The date `months` after the trigger. A day the target month lacks (29 February in a common
+ * year, the 31st of a 30-day month) is clamped to the month's last day, the corpus convention for
+ * a term that ends ON its anniversary. A negative `dueOffsetDays` marks a term "beginning on" the
+ * trigger that ends the day before its anniversary (HK, TW): such a term with no corresponding
+ * day ends on the last day of that month (Taiwan Civil Code art. 121(2)), so its anniversary is
+ * the 1st of the next month. Clamping first would count the offset back from the last day itself
+ * and end a term begun on 29 February one day early (27 instead of 28 February).
+ */
+function anniversaryOf(triggerDate: IsoDate, months: number, dueOffsetDays: number): IsoDate {
+  const clamped = addMonths(triggerDate, months);
+  // addMonths changes the day of the month only when it clamps a missing one.
+  const dayMissing = clamped.slice(8) !== triggerDate.slice(8);
+  return dueOffsetDays < 0 && dayMissing ? addDays(clamped, 1) : clamped;
+}
+
 export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occurrence: number): NominalOccurrence {
-  const anniversary = addMonths(triggerDate, rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0));
+  const months = rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0);
+  const anniversary = anniversaryOf(triggerDate, months, rule.due_offset_days);
   const dueDate = rule.due_offset_days === 0 ? anniversary : addDays(anniversary, rule.due_offset_days);
   return {
     window_opens: rule.window_opens_months_before_due === null ? null : addMonths(dueDate, -rule.window_opens_months_before_due),
@@ -180,15 +219,23 @@ function officeTimeZone(corpus: RuleCorpus, rule: DeadlineRule): string {
 }
 
 /**
- * National and regional both mean "the office's own register": a jurisdiction has rules for one
- * of them (EU is regional), so either picks those. Without any, the madrid rules (WO) serve.
+ * The route of the jurisdiction's own register. National and regional both mean that register
+ * (the contract's default is national): a jurisdiction has rules for one of them (EU is
+ * regional), so either picks those. WO's own register is the international register, whose rules
+ * are the madrid ones every designation shares (covers_all_designations), so a WO item reads
+ * those whatever its route; otherwise a national WO item would get no renewal at all. A
+ * jurisdiction with designation rules alone has no own register: null.
  */
-function resolveRoute(routes: ReadonlySet<DeadlineFilingRoute>, requested: DeadlineFilingRoute | null | undefined): DeadlineFilingRoute {
+function ownRegisterRoute(entry: JurisdictionRules): DeadlineFilingRoute | null {
+  if (entry.routes.has('national')) return 'national';
+  if (entry.routes.has('regional')) return 'regional';
+  return entry.rules.some((rule) => rule.covers_all_designations) ? 'madrid' : null;
+}
+
+/** The route whose rules are used, which the computation reports as its filing_route. */
+function resolveRoute(entry: JurisdictionRules, requested: DeadlineFilingRoute | null | undefined): DeadlineFilingRoute {
   if (requested === 'madrid') return 'madrid';
-  if (routes.has('national')) return 'national';
-  if (routes.has('regional')) return 'regional';
-  if (!requested && routes.has('madrid')) return 'madrid';
-  return requested ?? 'national';
+  return ownRegisterRoute(entry) ?? requested ?? 'national';
 }
 
 function firstPresent(input: DeadlineInputDates, fields: readonly TriggerField[]): { field: TriggerField; date: IsoDate } | null {
@@ -307,7 +354,7 @@ export function computeDeadlines(
       deadlines: [],
     };
   }
-  const route = resolveRoute(entry.routes, input.filing_route);
+  const route = resolveRoute(entry, input.filing_route);
   const computation: DeadlineComputation = {
     object: 'deadline_computation',
     jurisdiction_code: jurisdictionCode,
@@ -322,7 +369,7 @@ export function computeDeadlines(
   const { asOf, horizonEnd } = datesIn(entry.timeZone);
   for (const prepared of rulesFor(index, entry, route)) {
     const { rule } = prepared;
-    if (!rule.applies_to_statuses.includes(status)) continue;
+    if (!appliesToStatus(rule, status)) continue;
     if (rule.optional && !options.includeOptional) continue;
     const trigger = firstPresent(input, prepared.triggerFields);
     if (trigger === null || !isApplicable(rule, input, trigger.date)) continue;

@@ -33,7 +33,7 @@ const deadlineItemFields: readonly ParamSpec[] = [
     name: 'filing_route',
     kind: { type: 'enum', values: DEADLINE_FILING_ROUTES },
     description:
-      "national (default), regional or madrid. national and regional both mean the office's own register, so either takes the rules the jurisdiction has (EU: regional); the computation's filing_route says which were used. Without a route, WO is madrid.",
+      "national (default), regional or madrid. national and regional both mean the office's own register, so either takes the rules the jurisdiction has (EU: regional); the computation's filing_route says which were used. WO's own register is the international register, so any route reads its madrid rules and filing_route is madrid.",
   },
   {
     name: 'status',

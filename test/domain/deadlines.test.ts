@@ -324,6 +324,145 @@ describe('domain/deadlines', () => {
     });
   });
 
+  describe('registrations in force, WIPO routes and 29 February terms', () => {
+    describe('a registration under cancellation keeps its maintenance deadlines', () => {
+      // Registered 2020-06-10, as of 2026-01-01, 5-year horizon (to 2031-01-01). By hand from the US
+      // rules: §8 due 72 months on, 2026-06-10 (a Wednesday), window 12 months before (2025-06-10),
+      // grace 6 months after (2026-12-10, a Thursday); §15 (optional, no grace) due the same day;
+      // §8/§9 renewal 120 months on, 2030-06-10 (a Monday), window 2029-06-10, grace 2030-12-10 (a Tuesday).
+      const input = { jurisdiction: 'US', registration_date: '2020-06-10' };
+      const expected = [
+        ['declaration_of_use', '2025-06-10', '2026-06-10', '2026-12-10'],
+        ['incontestability', '2025-06-10', '2026-06-10', '2026-06-10'],
+        ['renewal', '2029-06-10', '2030-06-10', '2030-12-10'],
+      ];
+      const summary = (status: string) =>
+        computeDeadlines(corpus, { ...input, status }, options({ asOfDate: '2026-01-01' })).deadlines.map((d) => [
+          d.type,
+          d.window_opens,
+          d.due_date,
+          d.grace_expiry,
+        ]);
+
+      it('pending_cancellation (USPTO 790) gets the US registration deadlines', () => {
+        expect(summary('pending_cancellation')).to.deep.equal(expected);
+        expect(summary('registered')).to.deep.equal(expected);
+      });
+
+      it('a Philippine registration under cancellation keeps its declarations of use and renewal', () => {
+        // Filed 2019-04-02, registered 2020-06-10, as of 2025-06-01, 6-year horizon (to 2031-06-01).
+        // By hand: 3-year declaration from filing due 2022-04-02 (missed, not listed); 5th-anniversary
+        // declaration due 72 months after registration, 2026-06-10 (a Wednesday); renewal due
+        // 2030-06-10 (a Monday); the declaration with the renewal, 132 months on (2031-06-10), is
+        // beyond the horizon.
+        const result = computeDeadlines(
+          corpus,
+          { jurisdiction: 'PH', status: 'pending_cancellation', filing_date: '2019-04-02', registration_date: '2020-06-10' },
+          options({ horizonYears: 6 }),
+        );
+        expect(result.deadlines.map((d) => [d.type, d.due_date])).to.deep.equal([
+          ['declaration_of_use', '2026-06-10'],
+          ['renewal', '2030-06-10'],
+        ]);
+      });
+
+      for (const status of ['filed', 'opposition_period', 'pending_opposition', 'allowed', 'pending_issuance', 'unknown']) {
+        it(`${status} is not a registration in force: no US registration deadlines`, () => {
+          expect(summary(status)).to.deep.equal([]);
+        });
+      }
+    });
+
+    describe('WO reads the international register whatever the route', () => {
+      // IR 2017-03-15, as of 2026-11-26. By hand from WO.madrid.renewal_10yr: due 120 months on,
+      // 2027-03-15 (a Monday), window 6 months before (2026-09-15), grace 6 months after
+      // (2027-09-15, a Wednesday); 19 days to 2026-12-15 plus 90 to 2027-03-15 = 109 days.
+      for (const filing_route of [undefined, 'national', 'regional', 'madrid'] as const) {
+        it(`filing_route ${filing_route ?? 'absent'}: the IR renewal, reported as route madrid`, () => {
+          const result = computeDeadlines(
+            corpus,
+            { jurisdiction: 'WIPO', filing_route, international_registration_date: '2017-03-15' },
+            options({ asOfDate: '2026-11-26' }),
+          );
+          expect(result).to.include({ jurisdiction_code: 'WO', filing_route: 'madrid', supported: true });
+          expect(result.deadlines.map((d) => [d.jurisdiction_code, d.type, d.window_opens, d.due_date, d.grace_expiry, d.days_until_due])).to.deep.equal([
+            ['WO', 'renewal', '2026-09-15', '2027-03-15', '2027-09-15', 109],
+          ]);
+        });
+      }
+
+      it('a jurisdiction with designation rules only has no own register: a national mark gets none of them', () => {
+        // A corpus whose MX rules are the Madrid declaration alone: a national MX mark (route
+        // national or absent) must not be read as a designation (no §-style declaration, no WIPO renewal).
+        const designationsOnly = loadRuleCorpus({
+          ...corpusJson,
+          deadline_rules: corpusJson.deadline_rules.filter((rule) => rule.jurisdiction_code !== 'MX' || rule.filing_route === 'madrid'),
+        });
+        const mark = { jurisdiction: 'MX', registration_date: '2021-03-10', international_registration_date: '2021-01-05' };
+        for (const filing_route of [undefined, 'national'] as const) {
+          expect(computeDeadlines(designationsOnly, { ...mark, filing_route }, options())).to.deep.include({ filing_route: 'national', deadlines: [] });
+        }
+      });
+    });
+
+    describe('29 February and a term ending the day before its anniversary', () => {
+      it('TW registered 2016-02-29: the term ends 2026-02-28 (no 29 Feb: anniversary 1 March), not 2026-02-27', () => {
+        // Window 6 months before the nominal due date, grace 6 months after it.
+        expect(nominalOccurrence(ruleById('TW.national.renewal_10yr'), '2016-02-29', 1)).to.deep.equal({
+          window_opens: '2025-08-28',
+          due_date: '2026-02-28',
+          grace_expiry: '2026-08-28',
+        });
+        // 2036 is a leap year: the anniversary is 2036-02-29 and the term ends the day before.
+        expect(nominalOccurrence(ruleById('TW.national.renewal_10yr'), '2016-02-29', 2)).to.deep.equal({
+          window_opens: '2035-08-28',
+          due_date: '2036-02-28',
+          grace_expiry: '2036-08-28',
+        });
+      });
+
+      it('HK filed 2016-02-29: due 2026-02-28, window 3 months before', () => {
+        expect(nominalOccurrence(ruleById('HK.national.renewal_10yr'), '2016-02-29', 1)).to.deep.equal({
+          window_opens: '2025-11-28',
+          due_date: '2026-02-28',
+          grace_expiry: '2026-08-28',
+        });
+      });
+
+      it('a term begun on a 31st ends on the last day of a shorter month (rule offset 6 months, -1 day)', () => {
+        const sixMonths: DeadlineRule = { ...ruleById('HK.national.renewal_10yr'), due_offset_months: 6, recurring_every_months: null };
+        // 2016-08-31 + 6 months has no 31 February: anniversary 2017-03-01, term ends 2017-02-28.
+        expect(nominalOccurrence(sixMonths, '2016-08-31', 1).due_date).to.equal('2017-02-28');
+        // 2019-08-31 + 6 months: leap February, term ends 2020-02-29.
+        expect(nominalOccurrence(sixMonths, '2019-08-31', 1).due_date).to.equal('2020-02-29');
+        // A day the target month has is unaffected: 2016-08-28 -> anniversary 2017-02-28, ends 2017-02-27.
+        expect(nominalOccurrence(sixMonths, '2016-08-28', 1).due_date).to.equal('2017-02-27');
+      });
+
+      it('reports the rolled last days: 2026-02-28 is a Saturday, due rolls to Monday 2026-03-02 (TW and HK)', () => {
+        const asOf = { asOfDate: '2025-12-01' };
+        expect(
+          only({ jurisdiction: 'TW', registration_date: '2016-02-29' }, asOf, 'renewal').map((d) => [d.window_opens, d.due_date, d.grace_expiry]),
+        ).to.deep.equal([['2025-08-28', '2026-03-02', '2026-08-28']]);
+        expect(only({ jurisdiction: 'HK', filing_date: '2016-02-29' }, asOf, 'renewal').map((d) => [d.window_opens, d.due_date, d.grace_expiry])).to.deep.equal(
+          [['2025-11-28', '2026-03-02', '2026-08-28']],
+        );
+      });
+
+      it('rules without a negative day offset still clamp (US registered 2020-02-29)', () => {
+        // §8: due 2026-02-28 (clamped; a Saturday, rolled to Monday 2026-03-02), window 12 months
+        // before the nominal date (2025-02-28), grace 6 months after it (2026-08-28, a Friday).
+        expect(nominalOccurrence(ruleById('US.national.section8_6yr'), '2020-02-29', 1)).to.deep.equal({
+          window_opens: '2025-02-28',
+          due_date: '2026-02-28',
+          grace_expiry: '2026-08-28',
+        });
+        const [declaration] = only({ jurisdiction: 'US', registration_date: '2020-02-29' }, {}, 'declaration_of_use');
+        expect(declaration).to.include({ window_opens: '2025-02-28', due_date: '2026-03-02', grace_expiry: '2026-08-28' });
+      });
+    });
+  });
+
   describe('properties', () => {
     const jurisdictions = [...new Set(corpus.deadline_rules.map((rule) => rule.jurisdiction_code)), 'EM', 'WIPO', 'ZZ'];
     const day = (min: string, max: string) =>

@@ -1,0 +1,184 @@
+/**
+ * Deadlines over HTTP where a registration is in force but easily missed: a registration under
+ * cancellation keeps its deadlines (in compute and in a portfolio), a WIPO item with route national
+ * or regional reads the international register, and a 29 February term ending the day before its
+ * anniversary (TW, HK) ends on 28 February. Expected dates are worked out by hand from data/rules.json; weekdays are noted where
+ * a last day could roll.
+ */
+import { expect } from 'chai';
+import { beforeShared, startTestApp, type TestApp } from '../support/harness';
+import { ok, send } from '../support/http';
+
+interface Deadline {
+  type: string;
+  jurisdiction_code: string;
+  window_opens: string | null;
+  due_date: string;
+  grace_expiry: string;
+  status: string;
+  days_until_due: number;
+  urgency: string;
+}
+
+interface Computation {
+  jurisdiction_code: string;
+  filing_route: string;
+  supported: boolean;
+  deadlines: Deadline[];
+}
+
+interface ListBody<T> {
+  data: T[];
+}
+
+const dates = (d: Deadline) => [d.type, d.window_opens, d.due_date, d.grace_expiry];
+
+describe('REST: deadlines of registrations in force (POST /v1/deadlines/compute)', function () {
+  let app: TestApp;
+
+  beforeShared((fixture) => {
+    app = fixture.app;
+  });
+
+  async function compute(body: Record<string, unknown>): Promise<Computation[]> {
+    const response = await app.post('/v1/deadlines/compute', body);
+    const parsed = (await response.json()) as ListBody<Computation>;
+    expect(response.status, JSON.stringify(parsed)).to.equal(200);
+    return parsed.data;
+  }
+
+  it('a US registration under cancellation (pending_cancellation) keeps the deadlines of the registration', async function () {
+    // Registered 2020-06-10, as of 2026-01-01, default 5-year horizon (to 2031-01-01). By hand:
+    // §8 due 72 months on, 2026-06-10 (a Wednesday), window 12 months before, grace 6 months after
+    // (2026-12-10, a Thursday); §15 due the same day, no grace; §8/§9 renewal 120 months on,
+    // 2030-06-10 (a Monday), window 2029-06-10, grace 2030-12-10 (a Tuesday).
+    const item = { jurisdiction: 'US', registration_date: '2020-06-10' };
+    const [underCancellation, registered] = await compute({
+      items: [
+        { ...item, status: 'pending_cancellation' },
+        { ...item, status: 'registered' },
+      ],
+      as_of_date: '2026-01-01',
+    });
+    const expected = [
+      ['declaration_of_use', '2025-06-10', '2026-06-10', '2026-12-10'],
+      ['incontestability', '2025-06-10', '2026-06-10', '2026-06-10'],
+      ['renewal', '2029-06-10', '2030-06-10', '2030-12-10'],
+    ];
+    expect(underCancellation).to.include({ supported: true, filing_route: 'national' });
+    expect(underCancellation!.deadlines.map(dates)).to.deep.equal(expected);
+    expect(registered!.deadlines.map(dates)).to.deep.equal(expected);
+    // 2026-01-01 .. 2026-06-10: 31 + 28 + 31 + 30 + 31 + 9 = 160 days; the window is open.
+    expect(underCancellation!.deadlines[0]).to.include({ status: 'window_open', days_until_due: 160, urgency: 'routine' });
+  });
+
+  it('WIPO with route national, regional, absent or madrid reads the international register', async function () {
+    // IR 2017-03-15, as of 2026-11-26. By hand from the WO renewal: due 120 months on, 2027-03-15
+    // (a Monday), window 6 months before (2026-09-15, open), grace 6 months after (2027-09-15, a
+    // Wednesday); 2026-11-26 .. 2027-03-15 is 4 + 31 + 31 + 28 + 15 = 109 days (more than 90: window_open).
+    const routes = ['national', 'regional', undefined, 'madrid'];
+    const data = await compute({
+      items: routes.map((filing_route) => ({ jurisdiction: 'WIPO', filing_route, international_registration_date: '2017-03-15' })),
+      as_of_date: '2026-11-26',
+    });
+    data.forEach((computation, index) => {
+      const what = `filing_route ${routes[index] ?? 'absent'}`;
+      expect(computation, what).to.include({ jurisdiction_code: 'WO', filing_route: 'madrid', supported: true });
+      expect(
+        computation.deadlines.map((d) => [d.jurisdiction_code, ...dates(d), d.status, d.days_until_due]),
+        what,
+      ).to.deep.equal([['WO', 'renewal', '2026-09-15', '2027-03-15', '2027-09-15', 'window_open', 109]]);
+    });
+  });
+
+  it('a 29 February term ending the day before its anniversary ends on 28 February (TW, HK); other rules keep clamping (US)', async function () {
+    // No 29 Feb in 2026: the 10th anniversary is 1 March, the term ends 2026-02-28 (a Saturday,
+    // rolled to Monday 2026-03-02; grace and window count from 2026-02-28). TW: window 6 months
+    // before (2025-08-28), grace 6 months after (2026-08-28, a Friday). HK: window 3 months before
+    // (2025-11-28), grace 6 months after (2026-08-28). US §8 from a 2020-02-29 registration clamps
+    // to 2026-02-28 (rolled 2026-03-02), window 12 months before (2025-02-28), grace 2026-08-28;
+    // §15 has no grace; the §8/§9 renewal 120 months on clamps to 2030-02-28 (a Thursday), window
+    // 2029-02-28, grace 2030-08-28 (a Wednesday), inside the default 5-year horizon (to 2030-12-01).
+    // As of 2025-12-01, 2026-03-02 is 30 + 31 + 28 + 1 = 91 days away.
+    const [tw, hk, us] = await compute({
+      items: [
+        { jurisdiction: 'TW', registration_date: '2016-02-29' },
+        { jurisdiction: 'HK', filing_date: '2016-02-29' },
+        { jurisdiction: 'US', registration_date: '2020-02-29' },
+      ],
+      as_of_date: '2025-12-01',
+    });
+    expect(tw!.deadlines.map(dates)).to.deep.equal([['renewal', '2025-08-28', '2026-03-02', '2026-08-28']]);
+    expect(hk!.deadlines.map(dates)).to.deep.equal([['renewal', '2025-11-28', '2026-03-02', '2026-08-28']]);
+    expect(tw!.deadlines[0]).to.include({ status: 'window_open', days_until_due: 91 });
+    expect(us!.deadlines.map(dates)).to.deep.equal([
+      ['declaration_of_use', '2025-02-28', '2026-03-02', '2026-08-28'],
+      ['incontestability', '2025-02-28', '2026-03-02', '2026-03-02'],
+      ['renewal', '2029-02-28', '2030-02-28', '2030-08-28'],
+    ]);
+  });
+});
+
+describe('REST: deadlines of registrations in force (a portfolio keeps its marks under cancellation)', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+
+  before(async function () {
+    // 1,000 seeded marks hold registrations under cancellation; the shared app is left alone
+    // because this creates a portfolio.
+    app = await startTestApp({ marks: 1000 });
+  });
+  after(async () => app.close());
+
+  interface Mark {
+    id: string;
+    jurisdiction_code: string;
+    filing_route: string;
+    status: { stage: string };
+    filing_date: string | null;
+    registration_date: string | null;
+    expiry_date: string | null;
+    renewal_due_date: string | null;
+    designation_date?: string | null;
+    international_registration_date?: string | null;
+  }
+
+  it("lists the deadlines each mark's registration has, as POST /v1/deadlines/compute gives a registered mark", async function () {
+    const marks = (await ok<ListBody<Mark>>(await send(app, 'GET', '/v1/trademarks?status_stage=pending_cancellation&limit=20'))).data.filter(
+      (mark) => mark.registration_date !== null,
+    );
+    expect(marks, 'the fixture holds registrations under cancellation').to.not.be.empty;
+    const portfolio = await ok<{ id: string }>(
+      await send(app, 'POST', '/v1/portfolios', { name: 'Under cancellation', trademark_ids: marks.map((m) => m.id) }),
+      201,
+    );
+    const asOf = '2025-06-01';
+    const rows = (
+      await ok<ListBody<{ trademark_id: string; type: string; due_date: string }>>(
+        await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?as_of_date=${asOf}&horizon_years=15&limit=100`),
+      )
+    ).data;
+    // A registration in force is maintained as a registered one: the same deadlines.
+    const expected: Array<{ trademark_id: string; type: string; due_date: string }> = [];
+    for (const mark of marks) {
+      const item = {
+        jurisdiction: mark.jurisdiction_code,
+        filing_route: mark.filing_route,
+        status: 'registered',
+        filing_date: mark.filing_date,
+        registration_date: mark.registration_date,
+        expiry_date: mark.expiry_date,
+        renewal_due_date: mark.renewal_due_date,
+        designation_date: mark.designation_date ?? null,
+        international_registration_date: mark.international_registration_date ?? null,
+      };
+      const [computation] = (
+        await ok<ListBody<Computation>>(await send(app, 'POST', '/v1/deadlines/compute', { items: [item], as_of_date: asOf, horizon_years: 15 }))
+      ).data;
+      expected.push(...computation!.deadlines.map((d) => ({ trademark_id: mark.id, type: d.type, due_date: d.due_date })));
+    }
+    // Every registration has a renewal within 15 years.
+    expect(new Set(expected.filter((row) => row.type === 'renewal').map((row) => row.trademark_id)).size).to.equal(marks.length);
+    expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
+  });
+});
