@@ -98,6 +98,8 @@ export interface ComputedDeadline {
   consequence_if_missed: string;
   recurring: boolean;
   optional: boolean;
+  /** Its due date or grace expiry lies outside holiday-calendar coverage, so its roll rests on predicted holidays (or was skipped). */
+  approximate: boolean;
 }
 
 export interface DeadlineComputation {
@@ -284,8 +286,9 @@ function deadlinesForRule(
   for (let occurrence = 1; occurrence <= (recurring ? MAX_OCCURRENCES : 1); occurrence += 1) {
     const nominal = nominalOccurrence(rule, trigger.date, occurrence);
     if (nominal.due_date > horizonEnd) break;
-    const dueDate = rollLastDay(nominal.due_date, calendar, asOf).date;
-    const graceExpiry = rollLastDay(nominal.grace_expiry, calendar, asOf).date;
+    const due = rollLastDay(nominal.due_date, calendar, asOf);
+    const grace = rollLastDay(nominal.grace_expiry, calendar, asOf);
+    const [dueDate, graceExpiry] = [due.date, grace.date];
     const daysUntilDue = daysBetween(asOf, dueDate);
     const daysUntilGraceExpiry = daysBetween(asOf, graceExpiry);
     const status = statusOf(asOf, nominal.window_opens, dueDate, graceExpiry, daysUntilDue);
@@ -305,6 +308,7 @@ function deadlinesForRule(
       consequence_if_missed: rule.consequence_if_missed,
       recurring,
       optional: rule.optional,
+      approximate: !due.covered || !grace.covered,
     };
     if (status === 'missed') latestMissed = deadline;
     else live.push(deadline);

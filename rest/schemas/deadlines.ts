@@ -2,6 +2,7 @@
  * Response shapes of the deadline area: deadline computations, opposition-window computations,
  * and the two rule lists of the corpus.
  */
+import { CALENDAR_COVERAGE } from '../../domain/calendar';
 import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
 import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS, WINDOW_STARTS_ON } from '../../domain/rules';
 import { arrayOf, bool, constant, date, int, nullableBool, nullableDate, nullableInt, nullableStr, object, str, type JsonSchema, named } from './json-schema';
@@ -53,6 +54,9 @@ export const computedDeadlineSchema: JsonSchema = named(
     consequence_if_missed: str('For example cancellation, expiration.'),
     recurring: bool(),
     optional: bool('Optional filings such as incontestability declarations.'),
+    approximate: bool(
+      `True when due_date or grace_expiry lies outside holiday-calendar coverage (${CALENDAR_COVERAGE.firstYear}-${CALENDAR_COVERAGE.lastYear}): it was rolled on holidays predicted by rule (a later holiday or closure may move it), or, long past, not rolled.`,
+    ),
   }),
 );
 

@@ -221,6 +221,7 @@ export const computeDeadlinesExample = {
             consequence_if_missed: 'cancellation',
             recurring: false,
             optional: false,
+            approximate: false,
           },
           {
             type: 'incontestability',
@@ -238,6 +239,7 @@ export const computeDeadlinesExample = {
             consequence_if_missed: 'loss_of_right',
             recurring: false,
             optional: true,
+            approximate: false,
           },
           {
             type: 'renewal',
@@ -255,6 +257,7 @@ export const computeDeadlinesExample = {
             consequence_if_missed: 'expiration',
             recurring: true,
             optional: false,
+            approximate: false,
           },
         ],
       },

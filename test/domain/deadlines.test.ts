@@ -98,8 +98,25 @@ describe('domain/deadlines', () => {
         consequence_if_missed: 'cancellation',
         recurring: false,
         optional: false,
+        approximate: false, // 2026 lies within calendar coverage (2000-2035)
       });
       expect(result.deadlines[2]).to.include({ window_opens: '2029-05-05', grace_expiry: '2030-11-05', status: 'future', recurring: true });
+    });
+
+    it('flags a deadline whose due date or grace expiry lies outside calendar coverage (2000-2035) as approximate', () => {
+      // Registered 2029-06-10: section 8 due 2035-06-10, grace to 2035-12-10, both covered;
+      // the renewal due 2039-06-10 is not. Registered 2030-03-10: section 8 due 2036-03-10, not covered.
+      const flags = (registration_date: string) =>
+        computeDeadlines(
+          corpus,
+          { jurisdiction: 'US', registration_date },
+          { asOfDate: '2030-06-01', horizonYears: 15, includeOptional: false, includeMissed: false },
+        ).deadlines.map((d) => [d.type, d.due_date.slice(0, 4), d.approximate]);
+      expect(flags('2029-06-10')).to.deep.equal([
+        ['declaration_of_use', '2035', false],
+        ['renewal', '2039', true],
+      ]);
+      expect(flags('2030-03-10')[0]).to.deep.equal(['declaration_of_use', '2036', true]);
     });
 
     it('leaves optional deadlines out when asked', () => {

@@ -367,6 +367,12 @@ describe('REST: deadlines and opposition windows', function () {
       });
     });
 
+    it('says when a last day lies outside holiday-calendar coverage (2000-2035), rolled on predicted holidays', async function () {
+      // US section 8 of a registration of 2030-03-10: due 2036-03-10; of 2029-03-10: due 2035-03-10.
+      expect(await compute({ jurisdiction: 'US', registration_date: '2030-03-10' }, '2035-06-01')).to.include({ due_date: '2036-03-10', approximate: true });
+      expect(await compute({ jurisdiction: 'US', registration_date: '2029-03-10' }, '2034-06-01')).to.include({ due_date: '2035-03-12', approximate: false });
+    });
+
     it("China: Army Day and Children's Day do not close CNIPA", async function () {
       // CN renewal: due on the expiry date, 6 months' grace. Expiry Friday 2025-08-01 (Army Day);
       // expiry 2025-12-01: grace ends Monday 2026-06-01 (Children's Day).
