@@ -1,17 +1,19 @@
 /**
  * The bulk formats `marque ingest` reads: for each, the element that is one record and the
  * mapping of a record to what the write path takes. A record that cannot be loaded throws
- * RecordRejection, a record the reader refused (too large) too; `keyOf` names it in the summary
- * (serial number, reel/frame, proceeding number).
+ * RecordRejection, a record the reader refused (too large) too, and a mapped record with a field
+ * past its bound (mapped-bounds.ts); `keyOf` names it in the summary (serial number, reel/frame,
+ * proceeding number).
  */
 import { join } from 'node:path';
-import type { MarkInput } from './mark-input';
+import { checkMappedBounds } from './mapped-bounds';
+import type { ParsedItem } from './parsed-item';
 import { RecordRejection } from './record-rejection';
-import { ASSIGNMENT_ENTRY, mapAssignmentEntry, type AssignmentRecord } from './uspto/assignments';
+import { ASSIGNMENT_ENTRY, mapAssignmentEntry } from './uspto/assignments';
 import { CASE_FILE, mapCaseFile } from './uspto/applications';
 import { readUsptoCodeTables } from './uspto/code-tables';
 import { UsptoEventTypes } from './uspto/events';
-import { mapProceedingEntry, PROCEEDING_ENTRY, type ProceedingRecord } from './uspto/ttab';
+import { mapProceedingEntry, PROCEEDING_ENTRY } from './uspto/ttab';
 import { mapSt96Trademark, ST96_TRADEMARK } from './st96/trademarks';
 import { textAt, type XmlElement } from './xml/element';
 import type { XmlRecord } from './xml/record-reader';
@@ -19,8 +21,7 @@ import type { XmlRecord } from './xml/record-reader';
 export const INGEST_FORMATS = ['uspto', 'uspto-assignments', 'uspto-ttab', 'st96'] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
 
-export type ParsedItem =
-  { kind: 'mark'; mark: MarkInput } | { kind: 'assignment'; assignment: AssignmentRecord } | { kind: 'proceeding'; proceeding: ProceedingRecord };
+export type { ParsedItem } from './parsed-item';
 
 export interface FormatReader {
   /** Local name of the record element. */
@@ -37,7 +38,10 @@ export function formatReader(format: IngestFormat, dataDir: string): FormatReade
     ...reader,
     map: (record, document) => {
       if (record.refused !== null) throw new RecordRejection(record.refused);
-      return reader.map(record, document);
+      const item = reader.map(record, document);
+      // Here, on the parse thread, before the item is copied to the thread that writes.
+      checkMappedBounds(item);
+      return item;
     },
   };
 }

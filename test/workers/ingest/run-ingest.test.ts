@@ -405,6 +405,35 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     }
   });
 
+  // A name under the 16 MiB record bound still cost the party resolver over 1 GB of memory.
+  it('rejects a case-file whose owner or attorney name is over 1,000 characters, naming the field, while the records around it load', async () => {
+    const named = (serial: string, element: string, length: number) =>
+      withElementText(withSerial(sampleCaseFile('98763166'), serial), element, `${'Longname '.repeat(Math.ceil(length / 9)).slice(0, length - 1)}s`);
+    const path = write(
+      'apc-long-names.xml',
+      applicationsDocument([
+        withSerial(sampleCaseFile('85017257'), '97000060'),
+        named('97000061', 'party-name', 1_001),
+        named('97000062', 'party-name', 1_000),
+        named('97000063', 'attorney-name', 1_001),
+        withSerial(sampleCaseFile('98423838'), '97000064'),
+      ]),
+    );
+    const summary = await ingest('uspto', [path]);
+    expect(summary).to.deep.include({ records_read: 5, inserted: 3, rejected: 2, error: null });
+    expect(summary.rejections).to.deep.equal([
+      { document: 'apc-long-names.xml', record: 2, key: '97000061', reason: 'owner name is longer than 1,000 characters' },
+      { document: 'apc-long-names.xml', record: 4, key: '97000063', reason: 'attorney name is longer than 1,000 characters' },
+    ]);
+    expect(await mark('97000061')).to.equal(null);
+    expect(await mark('97000063')).to.equal(null);
+    const [ownerId] = (await mark('97000062'))!.owner_ids;
+    const owner = await app.adapters.store.collection<{ _id: string; name: string }>(COLLECTIONS.owners).findOne({ _id: ownerId! });
+    expect(owner?.name.length).to.equal(1_000);
+    expect(await mark('97000060')).to.not.equal(null);
+    expect(await mark('97000064')).to.not.equal(null);
+  });
+
   it('parses and validates without writing on a dry run', async () => {
     const position = await app.adapters.store.latestPosition();
     const path = write('apc-dry.xml', applicationsDocument([withSerial(sampleCaseFile('98423838'), '97000030')]));

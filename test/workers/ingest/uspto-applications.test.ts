@@ -10,7 +10,8 @@ import type { MarkInput, OwnerInput } from '../../../workers/ingest/mark-input';
 import { officeDate, RecordRejection } from '../../../workers/ingest/record-rejection';
 import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { APPLICATIONS_SAMPLE, applicationsDocument, readRecords, sampleCaseFile, withElementText } from '../../support/uspto-samples';
+import { APPLICATIONS_SAMPLE, applicationsDocument, fixture, readRecords, sampleCaseFile, withElementText } from '../../support/uspto-samples';
+import { formatReader, type IngestFormat, type ParsedItem } from '../../../workers/ingest/formats';
 
 const DATA = join(__dirname, '..', '..', '..', 'data', 'uspto');
 const tables = readUsptoCodeTables(DATA);
@@ -302,5 +303,55 @@ describe('workers/ingest/uspto: a <case-file> as a mark', () => {
         },
       ]);
     });
+  });
+});
+
+// Issue 18: fields past bounds no real office record reaches are refused after mapping, since the
+// party resolver and the per-class copies multiply them far past the 16 MiB bound on the raw record.
+describe('workers/ingest/formats: a mapped record past a bound is rejected naming the field and the bound', () => {
+  /** The first record of `xml`, mapped as ingestion maps it (through formats.ts). */
+  const mapFirst = (format: IngestFormat, recordName: string, xml: string): ParsedItem =>
+    formatReader(format, join(DATA, '..')).map(readRecords(xml, recordName, 'test.xml')[0]!, 'test.xml');
+  const rejection = (run: () => unknown): string => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof RecordRejection) return error.message;
+      throw error;
+    }
+    throw new Error('not rejected');
+  };
+  /** `length` characters of goods wording, single-spaced, with no space at either end. */
+  const goods = (length: number) => `${'stickers '.repeat(Math.ceil(length / 9)).slice(0, length - 1)}s`;
+  /** Sample 98763166 with its one goods statement (class 016) `text`, classified in all 45 classes with primary-code 016. */
+  const sharedBy45 = (text: string) =>
+    sampleCaseFile('98763166')
+      .replace('<text>Stickers; Stick markers; Sticker albums; Sticker books</text>', `<text>${text}</text>`)
+      .replace(
+        '<international-code>016</international-code>',
+        Array.from({ length: 45 }, (_, i) => `<international-code>${String(i + 1).padStart(3, '0')}</international-code>`).join(''),
+      );
+
+  it('rejects a goods text that 45 classes share through primary-code when the 45 copies together pass 4 MiB characters', () => {
+    // 4 MiB = 4,194,304 characters; 45 x 93,207 = 4,194,315 is over, 45 x 93,206 = 4,194,270 is not.
+    expect(rejection(() => mapFirst('uspto', CASE_FILE, applicationsDocument([sharedBy45(goods(93_207))])))).to.equal(
+      'goods and services text of all classes together is longer than 4,194,304 characters',
+    );
+    const item = mapFirst('uspto', CASE_FILE, applicationsDocument([sharedBy45(goods(93_206))]));
+    const classes = item.kind === 'mark' ? item.mark.content.classifications : [];
+    expect(classes.map((c) => [c.nice_class, c.goods_services_text.length])).to.deep.equal(Array.from({ length: 45 }, (_, i) => [i + 1, 93_206]));
+  });
+
+  it('rejects an assignment whose assignee name, and a TTAB proceeding whose party name, is over 1,000 characters', () => {
+    const assignments = readFileSync(fixture('uspto', 'assignments-sample-2-entries.xml'), 'utf8');
+    const assignee = (name: string) => assignments.replace('<person-or-organization-name>MERCHANTS TRADING CO.INC.<', `<person-or-organization-name>${name}<`);
+    expect(rejection(() => mapFirst('uspto-assignments', 'assignment-entry', assignee('M'.repeat(1_001))))).to.equal(
+      'assignee name is longer than 1,000 characters',
+    );
+    expect(mapFirst('uspto-assignments', 'assignment-entry', assignee('M'.repeat(1_000))).kind).to.equal('assignment');
+    const ttab = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
+    const party = (name: string) => ttab.replace('<name>Octopus Energy Group Limited</name>', `<name>${name}</name>`);
+    expect(rejection(() => mapFirst('uspto-ttab', 'proceeding-entry', party('O'.repeat(1_001))))).to.equal('party name is longer than 1,000 characters');
+    expect(mapFirst('uspto-ttab', 'proceeding-entry', party('O'.repeat(1_000))).kind).to.equal('proceeding');
   });
 });
