@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { beforeShared, startTestApp, type TestApp } from '../support/harness';
 import { ok, send } from '../support/http';
+import { computedDeadlines } from '../support/mark-deadlines';
 
 interface Deadline {
   type: string;
@@ -132,15 +133,7 @@ describe('REST: deadlines of registrations in force (a portfolio keeps its marks
 
   interface Mark {
     id: string;
-    jurisdiction_code: string;
-    filing_route: string;
-    status: { stage: string };
-    filing_date: string | null;
     registration_date: string | null;
-    expiry_date: string | null;
-    renewal_due_date: string | null;
-    designation_date?: string | null;
-    international_registration_date?: string | null;
   }
 
   it("lists the deadlines each mark's registration has, as POST /v1/deadlines/compute gives a registered mark", async function () {
@@ -159,24 +152,12 @@ describe('REST: deadlines of registrations in force (a portfolio keeps its marks
       )
     ).data;
     // A registration in force is maintained as a registered one: the same deadlines.
-    const expected: Array<{ trademark_id: string; type: string; due_date: string }> = [];
-    for (const mark of marks) {
-      const item = {
-        jurisdiction: mark.jurisdiction_code,
-        filing_route: mark.filing_route,
-        status: 'registered',
-        filing_date: mark.filing_date,
-        registration_date: mark.registration_date,
-        expiry_date: mark.expiry_date,
-        renewal_due_date: mark.renewal_due_date,
-        designation_date: mark.designation_date ?? null,
-        international_registration_date: mark.international_registration_date ?? null,
-      };
-      const [computation] = (
-        await ok<ListBody<Computation>>(await send(app, 'POST', '/v1/deadlines/compute', { items: [item], as_of_date: asOf, horizon_years: 15 }))
-      ).data;
-      expected.push(...computation!.deadlines.map((d) => ({ trademark_id: mark.id, type: d.type, due_date: d.due_date })));
-    }
+    const expected = await computedDeadlines(
+      app,
+      marks.map((mark) => mark.id),
+      asOf,
+      { status: 'registered', horizonYears: 15 },
+    );
     // Every registration has a renewal within 15 years.
     expect(new Set(expected.filter((row) => row.type === 'renewal').map((row) => row.trademark_id)).size).to.equal(marks.length);
     expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
