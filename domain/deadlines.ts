@@ -109,6 +109,11 @@ export interface DeadlineComputation {
   supported: boolean;
   unsupported_reason: 'unsupported_jurisdiction' | null;
   deadlines: ComputedDeadline[];
+  /**
+   * The dates rules of this item count from that it lacks (each rule's trigger field, when neither
+   * it nor a fallback is given): an empty `deadlines` then means "not computable", not "none due".
+   */
+  missing_trigger_fields: TriggerField[];
 }
 
 /** The nominal (un-rolled) dates of the n-th occurrence (n >= 1) of a rule for a trigger date. */
@@ -356,6 +361,7 @@ export function computeDeadlines(
       supported: false,
       unsupported_reason: 'unsupported_jurisdiction',
       deadlines: [],
+      missing_trigger_fields: [],
     };
   }
   const route = resolveRoute(entry, input.filing_route);
@@ -366,6 +372,7 @@ export function computeDeadlines(
     supported: true,
     unsupported_reason: null,
     deadlines: [],
+    missing_trigger_fields: [],
   };
   const status = input.status ?? 'registered';
   if (DEAD_STATUSES.includes(status)) return computation;
@@ -376,7 +383,11 @@ export function computeDeadlines(
     if (!appliesToStatus(rule, status)) continue;
     if (rule.optional && !options.includeOptional) continue;
     const trigger = firstPresent(input, prepared.triggerFields);
-    if (trigger === null || !isApplicable(rule, input, trigger.date)) continue;
+    if (trigger === null) {
+      if (!computation.missing_trigger_fields.includes(rule.trigger_field)) computation.missing_trigger_fields.push(rule.trigger_field);
+      continue;
+    }
+    if (!isApplicable(rule, input, trigger.date)) continue;
     computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed));
   }
   computation.deadlines.sort(byDueDate);

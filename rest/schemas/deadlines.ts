@@ -73,6 +73,10 @@ export const deadlineComputationSchema: JsonSchema = named(
       supported: bool('False when the corpus has no rules for the jurisdiction.'),
       unsupported_reason: nullableOneOf(['unsupported_jurisdiction']),
       deadlines: arrayOf(computedDeadlineSchema, 'Ordered by due_date. Empty for dead statuses (supported stays true).'),
+      missing_trigger_fields: arrayOf(
+        oneOf(TRIGGER_FIELDS),
+        "The input dates this item's rules count from that it lacks (each rule's trigger field, when neither it nor a fallback was given), e.g. filing_date for an EU item with only registration_date. Empty when every rule found its date: an empty deadlines list is then none due, not uncomputable.",
+      ),
     },
     'Maintenance deadlines of one input item.',
   ),

@@ -260,6 +260,7 @@ export const computeDeadlinesExample = {
             approximate: false,
           },
         ],
+        missing_trigger_fields: [],
       },
     ],
     has_more: false,

@@ -103,6 +103,18 @@ describe('domain/deadlines', () => {
       expect(result.deadlines[2]).to.include({ window_opens: '2029-05-05', grace_expiry: '2030-11-05', status: 'future', recurring: true });
     });
 
+    it('names the dates an item lacks that its rules count from, so an empty list reads as not computable', () => {
+      const options = { asOfDate: '2025-06-01', horizonYears: 5, includeOptional: true, includeMissed: false };
+      // EU renewal counts from the filing date; US sections 8 and 15 and renewal from registration.
+      const eu = computeDeadlines(corpus, { jurisdiction: 'EU', registration_date: '2016-05-05' }, options);
+      expect([eu.deadlines, eu.missing_trigger_fields]).to.deep.equal([[], ['filing_date']]);
+      const us = computeDeadlines(corpus, { jurisdiction: 'US', filing_date: '2019-01-10' }, options);
+      expect([us.deadlines, us.missing_trigger_fields]).to.deep.equal([[], ['registration_date']]);
+      expect(computeDeadlines(corpus, { jurisdiction: 'US', registration_date: '2020-05-05' }, options).missing_trigger_fields).to.deep.equal([]);
+      // A dead mark has no deadlines whatever its dates: nothing is missing.
+      expect(computeDeadlines(corpus, { jurisdiction: 'EU', status: 'expired' }, options).missing_trigger_fields).to.deep.equal([]);
+    });
+
     it('flags a deadline whose due date or grace expiry lies outside calendar coverage (2000-2035) as approximate', () => {
       // Registered 2029-06-10: section 8 due 2035-06-10, grace to 2035-12-10, both covered;
       // the renewal due 2039-06-10 is not. Registered 2030-03-10: section 8 due 2036-03-10, not covered.
@@ -253,6 +265,7 @@ describe('domain/deadlines', () => {
           supported: false,
           unsupported_reason: 'unsupported_jurisdiction',
           deadlines: [],
+          missing_trigger_fields: [], // no rules, so no date they count from
         });
       });
       it('normalises EM to EU and picks its regional register for national or absent routes', () => {

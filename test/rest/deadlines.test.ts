@@ -367,6 +367,13 @@ describe('REST: deadlines and opposition windows', function () {
       });
     });
 
+    it('names the dates an item lacks that its rules count from (an EU item with only a registration date)', async function () {
+      const response = await app.post('/v1/deadlines/compute', { items: [{ jurisdiction: 'EU', registration_date: '2016-05-05' }], as_of_date: '2025-06-01' });
+      const body = (await response.json()) as ListBody<Computation & { missing_trigger_fields: string[] }>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.data[0]).to.deep.include({ supported: true, deadlines: [], missing_trigger_fields: ['filing_date'] });
+    });
+
     it('says when a last day lies outside holiday-calendar coverage (2000-2035), rolled on predicted holidays', async function () {
       // US section 8 of a registration of 2030-03-10: due 2036-03-10; of 2029-03-10: due 2035-03-10.
       expect(await compute({ jurisdiction: 'US', registration_date: '2030-03-10' }, '2035-06-01')).to.include({ due_date: '2036-03-10', approximate: true });
