@@ -72,9 +72,13 @@ function pad(value: number, width: number): string {
  */
 export const OFFICE_YEARS = { first: 1800, last: 2199 } as const;
 
+/** The bound as the API's rule texts and descriptions state it. */
+export const OFFICE_YEARS_TEXT = `in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last}`;
+
+export const isOfficeYear = (year: number): boolean => year >= OFFICE_YEARS.first && year <= OFFICE_YEARS.last;
+
 export function isWithinOfficeYears(date: IsoDate): boolean {
-  const year = Number(date.slice(0, 4));
-  return year >= OFFICE_YEARS.first && year <= OFFICE_YEARS.last;
+  return isOfficeYear(Number(date.slice(0, 4)));
 }
 
 export function formatIsoDate({ year, month, day }: CivilDate): IsoDate {

@@ -2,7 +2,7 @@
  * Input checks shared by every surface (REST query strings and bodies, GraphQL variables):
  * calendar-valid dates, ISO timestamps, ordered ranges.
  */
-import { isWithinOfficeYears, OFFICE_YEARS, parseIsoDate } from './dates';
+import { isWithinOfficeYears, OFFICE_YEARS_TEXT, parseIsoDate } from './dates';
 import { ApiError, invalid } from './errors';
 import { idKind, isWellFormedId, type IdPrefix } from './ids';
 
@@ -31,9 +31,7 @@ export function isOfficeDate(value: string): boolean {
 
 /** The rule a date that `isOfficeDate` refuses broke, for its 400's detail. */
 export function officeDateRule(value: string): string {
-  return isIsoDate(value)
-    ? `must be a date in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last} (got '${value}')`
-    : `must be a date written YYYY-MM-DD (got '${value}')`;
+  return isIsoDate(value) ? `must be a date ${OFFICE_YEARS_TEXT} (got '${value}')` : `must be a date written YYYY-MM-DD (got '${value}')`;
 }
 
 /** Normalizes an ISO 8601 date or timestamp to a UTC ISO timestamp, or null when malformed. */

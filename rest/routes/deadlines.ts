@@ -2,7 +2,7 @@
  * Route-table entries of the deadline area: the two stateless compute batches and the rule
  * corpus behind them (GET /v1/deadline-rules, GET /v1/opposition-rules).
  */
-import { OFFICE_YEARS } from '../../domain/dates';
+import { OFFICE_YEARS_TEXT } from '../../domain/dates';
 import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
 import { STATUS_STAGES } from '../../domain/records';
 import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS } from '../../domain/rules';
@@ -12,9 +12,6 @@ import type { ParamSpec } from '../params';
 import type { OperationRoute, RouteDef } from '../route';
 import { computeDeadlinesExample } from '../schemas/examples';
 import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
-
-/** The years a computed-from date may fall in (domain/dates.ts OFFICE_YEARS: no office date lies outside them). */
-const officeYears = `in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last}`;
 
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
 const DEADLINE_ITEM_STATUSES = STATUS_STAGES;
@@ -44,7 +41,7 @@ const deadlineItemFields: readonly ParamSpec[] = [
     name: field,
     kind: { type: 'date' },
     nullable: true,
-    description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null; ${officeYears}.`,
+    description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null; ${OFFICE_YEARS_TEXT}.`,
   })),
 ];
 
@@ -52,7 +49,7 @@ const oppositionItemFields: readonly ParamSpec[] = [
   { name: 'office', kind: codeKind('an office code'), required: true, description: 'ST.3 office code; legacy lowercase codes accepted.' },
   { name: 'filing_route', kind: { type: 'enum', values: OPPOSITION_FILING_ROUTES }, required: true, description: 'domestic or madrid_designation.' },
   { name: 'trigger_event', kind: { type: 'enum', values: OPPOSITION_TRIGGER_EVENTS }, required: true, description: 'The publication the window runs from.' },
-  { name: 'publication_date', kind: { type: 'date' }, required: true, description: `Publication date, YYYY-MM-DD; ${officeYears}.` },
+  { name: 'publication_date', kind: { type: 'date' }, required: true, description: `Publication date, YYYY-MM-DD; ${OFFICE_YEARS_TEXT}.` },
 ];
 
 const itemsParam = (fields: readonly ParamSpec[], what: string): ParamSpec => ({
@@ -65,7 +62,7 @@ const itemsParam = (fields: readonly ParamSpec[], what: string): ParamSpec => ({
 const asOfDateParam = (today: string): ParamSpec => ({
   name: 'as_of_date',
   kind: { type: 'date' },
-  description: `Date statuses are computed against, YYYY-MM-DD, ${officeYears}; default ${today}.`,
+  description: `Date statuses are computed against, YYYY-MM-DD, ${OFFICE_YEARS_TEXT}; default ${today}.`,
 });
 
 const conventions = `Date conventions (from the rule corpus): ${ruleCorpus.notes.date_arithmetic} ${ruleCorpus.notes.business_day_roll}`;

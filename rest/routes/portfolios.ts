@@ -3,7 +3,7 @@
  * plans with monitoring). Writes need an Idempotency-Key; running a saved search is a read-shaped
  * POST that does not.
  */
-import { OFFICE_YEARS } from '../../domain/dates';
+import { OFFICE_YEARS_TEXT } from '../../domain/dates';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
 import { MAX_HORIZON_YEARS } from '../../resolvers/deadlines/corpus';
 import { MAX_PORTFOLIO_IDS_PER_REQUEST, PORTFOLIO_DESCRIPTION_MAX_LENGTH, PORTFOLIO_NAME_MAX_LENGTH } from '../../resolvers/portfolios/portfolios';
@@ -236,7 +236,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
       {
         name: 'as_of_date',
         kind: { type: 'date' },
-        description: `Compute as of this date, in the years ${OFFICE_YEARS.first} to ${OFFICE_YEARS.last} (default: today in each office's zone).`,
+        description: `Compute as of this date, ${OFFICE_YEARS_TEXT} (default: today in each office's zone).`,
       },
       { name: 'horizon_years', kind: { type: 'integer', min: 1, max: MAX_HORIZON_YEARS }, description: `Years ahead to list (default 5).` },
       { name: 'include_optional', kind: { type: 'boolean' }, description: 'Include optional filings (default true).' },

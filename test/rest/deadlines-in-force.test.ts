@@ -7,30 +7,9 @@
  */
 import { expect } from 'chai';
 import { beforeShared, startTestApp, type TestApp } from '../support/harness';
+import type { Computation, Deadline, ListBody } from '../support/deadline-bodies';
 import { ok, send } from '../support/http';
 import { computedDeadlines } from '../support/mark-deadlines';
-
-interface Deadline {
-  type: string;
-  jurisdiction_code: string;
-  window_opens: string | null;
-  due_date: string;
-  grace_expiry: string;
-  status: string;
-  days_until_due: number;
-  urgency: string;
-}
-
-interface Computation {
-  jurisdiction_code: string;
-  filing_route: string;
-  supported: boolean;
-  deadlines: Deadline[];
-}
-
-interface ListBody<T> {
-  data: T[];
-}
 
 const dates = (d: Deadline) => [d.type, d.window_opens, d.due_date, d.grace_expiry];
 

@@ -8,38 +8,8 @@ import corpusJson from '../../data/rules.json';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { loadRuleCorpus } from '../../domain/rules';
 import { beforeShared, type TestApp } from '../support/harness';
+import type { Computation, Deadline, ListBody } from '../support/deadline-bodies';
 import { fails as expectError } from '../support/http';
-
-interface ListBody<T = Record<string, unknown>> {
-  object: string;
-  data: T[];
-  has_more: boolean;
-  pagination: { cursor: string | null };
-  request_id?: string;
-}
-
-interface Deadline {
-  type: string;
-  trigger_date: string;
-  window_opens: string | null;
-  due_date: string;
-  grace_expiry: string;
-  status: string;
-  days_until_due: number;
-  urgency: string;
-  optional: boolean;
-  recurring: boolean;
-  trigger_field: string;
-}
-
-interface Computation {
-  object: string;
-  jurisdiction_code: string;
-  filing_route: string;
-  supported: boolean;
-  unsupported_reason: string | null;
-  deadlines: Deadline[];
-}
 
 /** Plain calendar arithmetic for hand calculations (UTC days). */
 function plusDays(date: string, days: number): string {

@@ -3,15 +3,14 @@
  * and the office dates every mapping reads. A rejected record is reported with its key and reason
  * in the ingestion summary while the rest of the file loads.
  */
-import { formatIsoDate, OFFICE_YEARS, parseIsoDate, type CivilDate } from '../../domain/dates';
+import { formatIsoDate, isOfficeYear, OFFICE_YEARS, parseIsoDate, type CivilDate } from '../../domain/dates';
 
 export class RecordRejection extends Error {
   override readonly name = 'RecordRejection';
 }
 
 function checkYear(date: CivilDate, raw: string, field: string): void {
-  if (date.year < OFFICE_YEARS.first || date.year > OFFICE_YEARS.last)
-    throw new RecordRejection(`${field} '${raw}' is outside the years ${OFFICE_YEARS.first}-${OFFICE_YEARS.last}`);
+  if (!isOfficeYear(date.year)) throw new RecordRejection(`${field} '${raw}' is outside the years ${OFFICE_YEARS.first}-${OFFICE_YEARS.last}`);
 }
 
 /**
