@@ -16,7 +16,15 @@
  */
 import { rollLastDay, type BusinessCalendarSpec } from './calendar';
 import { addDays, addMonths, daysBetween, todayInTimeZone, type IsoDate } from './dates';
-import { calendarSpecFor, normalizeJurisdictionCode, type DeadlineFilingRoute, type DeadlineRule, type RuleCorpus, type TriggerField } from './rules';
+import {
+  calendarSpecFor,
+  normalizeJurisdictionCode,
+  type DeadlineFilingRoute,
+  type DeadlineRule,
+  type RuleCorpus,
+  TRIGGER_FIELDS,
+  type TriggerField,
+} from './rules';
 
 /**
  * A deadline whose due date is at most this many days after the as-of date has status
@@ -44,13 +52,29 @@ export const DEAD_STATUSES: readonly string[] = ['abandoned', 'withdrawn', 'surr
  * stages: opposition_period and pending_opposition are an application opposed before it
  * registers (the USPTO codes and the simulated lifecycles both oppose applications), allowed and
  * pending_issuance are not yet on the register (the corpus lists them as pre-registration stages,
- * see the Philippine 3-year declaration), and unknown is not known to be in force.
+ * see the Philippine 3-year declaration). unknown is read from the item's dates (statusForRules).
  */
 const REGISTRATION_IN_FORCE_STAGES: ReadonlySet<string> = new Set(['pending_cancellation']);
 
 function appliesToStatus(rule: DeadlineRule, status: string): boolean {
   if (rule.applies_to_statuses.includes(status)) return true;
   return REGISTRATION_IN_FORCE_STAGES.has(status) && rule.applies_to_statuses.includes('registered');
+}
+
+/** Dates only a registration carries: any of them on an item of unknown status reads it as registered. */
+const REGISTRATION_DATES: readonly TriggerField[] = TRIGGER_FIELDS.filter((field) => field !== 'filing_date');
+
+/**
+ * The status the rules are matched against. `unknown` (an office code we do not map, or a client
+ * that does not know) is not evidence that the mark is dead, and an empty answer would read as
+ * "nothing due" to a docketing tool: it is read from the dates given, as registered when the item
+ * has a date only a registration has, as filed otherwise. Missing a deadline costs a right;
+ * a deadline listed for a mark that turns out dead costs a look.
+ */
+function statusForRules(input: DeadlineInput): string {
+  const status = input.status ?? 'registered';
+  if (status !== 'unknown') return status;
+  return REGISTRATION_DATES.some((field) => input[field]) ? 'registered' : 'filed';
 }
 
 export type DeadlineStatus = 'future' | 'window_open' | 'due_soon' | 'in_grace' | 'missed';
@@ -374,7 +398,7 @@ export function computeDeadlines(
     deadlines: [],
     missing_trigger_fields: [],
   };
-  const status = input.status ?? 'registered';
+  const status = statusForRules(input);
   if (DEAD_STATUSES.includes(status)) return computation;
 
   const { asOf, horizonEnd } = datesIn(entry.timeZone);

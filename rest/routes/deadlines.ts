@@ -35,7 +35,8 @@ const deadlineItemFields: readonly ParamSpec[] = [
   {
     name: 'status',
     kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES },
-    description: 'Mark status, default registered. Dead statuses give supported: true with no deadlines.',
+    description:
+      'Mark status, default registered. Dead statuses give supported: true with no deadlines. unknown is read from the dates given: as registered when the item has any date other than filing_date, as filed otherwise (an unknown status is not a dead mark).',
   },
   ...TRIGGER_FIELDS.map((field): ParamSpec => ({
     name: field,

@@ -51,7 +51,9 @@ export const computedDeadlineSchema: JsonSchema = named(
       ['critical', 'upcoming', 'routine', 'overdue', 'in_grace', 'missed'],
       `critical: due within ${CRITICAL_DAYS} days; upcoming: within ${DUE_SOON_DAYS}; overdue: in grace with at most ${CRITICAL_DAYS} days left.`,
     ),
-    consequence_if_missed: str('For example cancellation, expiration.'),
+    consequence_if_missed: str(
+      'For example cancellation, expiration; none when missing it loses nothing the mark holds (US Section 15: a declaration can be filed within a year after any later five-year period of continuous use).',
+    ),
     recurring: bool(),
     optional: bool('Optional filings such as incontestability declarations.'),
     approximate: bool(

@@ -236,7 +236,7 @@ export const computeDeadlinesExample = {
             days_until_due: 111,
             days_until_grace_expiry: 111,
             urgency: 'routine',
-            consequence_if_missed: 'loss_of_right',
+            consequence_if_missed: 'none',
             recurring: false,
             optional: true,
             approximate: false,

@@ -396,11 +396,15 @@ describe('domain/deadlines', () => {
         ]);
       });
 
-      for (const status of ['filed', 'opposition_period', 'pending_opposition', 'allowed', 'pending_issuance', 'unknown']) {
+      for (const status of ['filed', 'opposition_period', 'pending_opposition', 'allowed', 'pending_issuance']) {
         it(`${status} is not a registration in force: no US registration deadlines`, () => {
           expect(summary(status)).to.deep.equal([]);
         });
       }
+
+      it('unknown is read from the dates: with a registration date, the registration deadlines', () => {
+        expect(summary('unknown')).to.deep.equal(expected);
+      });
     });
 
     describe('WO reads the international register whatever the route', () => {

@@ -2,7 +2,8 @@
  * Deadlines over HTTP where a registration is in force but easily missed: a registration under
  * cancellation keeps its deadlines (in compute and in a portfolio), a WIPO item with route national
  * or regional reads the international register, and a 29 February term ending the day before its
- * anniversary (TW, HK) ends on 28 February. Expected dates are worked out by hand from data/rules.json; weekdays are noted where
+ * anniversary (TW, HK) ends on 28 February; a mark of unknown status is read from its dates; a
+ * missed first Section 15 window loses nothing. Expected dates are worked out by hand from data/rules.json; weekdays are noted where
  * a last day could roll.
  */
 import { expect } from 'chai';
@@ -95,6 +96,68 @@ describe('REST: deadlines of registrations in force (POST /v1/deadlines/compute)
       ['declaration_of_use', '2025-02-28', '2026-03-02', '2026-08-28'],
       ['incontestability', '2025-02-28', '2026-03-02', '2026-03-02'],
       ['renewal', '2029-02-28', '2030-02-28', '2030-08-28'],
+    ]);
+  });
+});
+
+describe('REST: deadlines of a mark whose status is unknown, and of an optional filing that cannot be lost', function () {
+  let app: TestApp;
+
+  beforeShared((fixture) => {
+    app = fixture.app;
+  });
+
+  async function compute(body: Record<string, unknown>): Promise<Computation[]> {
+    const response = await app.post('/v1/deadlines/compute', body);
+    const parsed = (await response.json()) as ListBody<Computation>;
+    expect(response.status, JSON.stringify(parsed)).to.equal(200);
+    return parsed.data;
+  }
+
+  it('status unknown with a registration date lists what a registration has; with only a filing date, what an application has', async function () {
+    // US registered 2020-06-10 as of 2026-01-01: the three deadlines worked out by hand in the
+    // first test above. PH filed 2023-03-16, unknown, no registration date: the 3-year declaration
+    // (PH.national.declaration_of_use_3yr, applies from filing) is due 36 months on, 2026-03-16 (a
+    // Monday), no window, no grace. The same PH item read as registered would have rules counting
+    // from a registration date it lacks; read as filed it has none missing.
+    const [usUnknown, usRegistered, phUnknown, usApplication] = await compute({
+      items: [
+        { jurisdiction: 'US', status: 'unknown', registration_date: '2020-06-10' },
+        { jurisdiction: 'US', status: 'registered', registration_date: '2020-06-10' },
+        { jurisdiction: 'PH', status: 'unknown', filing_date: '2023-03-16' },
+        { jurisdiction: 'US', status: 'unknown', filing_date: '2023-03-16' },
+      ],
+      as_of_date: '2026-01-01',
+    });
+    expect(usUnknown!.deadlines.map(dates)).to.deep.equal([
+      ['declaration_of_use', '2025-06-10', '2026-06-10', '2026-12-10'],
+      ['incontestability', '2025-06-10', '2026-06-10', '2026-06-10'],
+      ['renewal', '2029-06-10', '2030-06-10', '2030-12-10'],
+    ]);
+    expect(usUnknown!.deadlines).to.deep.equal(usRegistered!.deadlines);
+    expect(phUnknown!.deadlines.map(dates)).to.deep.equal([['declaration_of_use', null, '2026-03-16', '2026-03-16']]);
+    expect(phUnknown!.missing_trigger_fields).to.deep.equal([]);
+    // A US application has no maintenance deadline before it registers.
+    expect(usApplication).to.deep.include({ supported: true, deadlines: [], missing_trigger_fields: [] });
+  });
+
+  it('a Section 15 declaration whose first window has passed is missed with nothing lost (a later five-year period can be claimed)', async function () {
+    // Registered 2010-06-10: the first §15 window closed on the 6th anniversary, 2016-06-10 (a
+    // Friday), no grace. 15 U.S.C. §1065(3): the affidavit may be filed within one year after any
+    // five-year period of continuous use, so missing the first window loses no right. The §8
+    // declaration due the same day had a 6-month grace (to 2016-12-10, a Saturday, rolled to Monday 2016-12-12)
+    // and its consequence is cancellation; the first §8/§9 renewal was due 2020-06-10 (a
+    // Wednesday), grace to 2020-12-10 (a Thursday), and its consequence is expiration.
+    const [computation] = await compute({
+      items: [{ jurisdiction: 'US', registration_date: '2010-06-10' }],
+      as_of_date: '2026-01-01',
+      include_missed: true,
+    });
+    const missed = computation!.deadlines.filter((d) => d.status === 'missed');
+    expect(missed.map((d) => [d.type, d.due_date, d.grace_expiry, d.consequence_if_missed])).to.deep.equal([
+      ['declaration_of_use', '2016-06-10', '2016-12-12', 'cancellation'],
+      ['incontestability', '2016-06-10', '2016-06-10', 'none'],
+      ['renewal', '2020-06-10', '2020-12-10', 'expiration'],
     ]);
   });
 });

@@ -20,6 +20,7 @@ export interface Deadline {
   optional: boolean;
   recurring: boolean;
   trigger_field: string;
+  consequence_if_missed: string;
 }
 
 export interface Computation {
@@ -29,4 +30,5 @@ export interface Computation {
   supported: boolean;
   unsupported_reason: string | null;
   deadlines: Deadline[];
+  missing_trigger_fields: string[];
 }
