@@ -202,6 +202,21 @@ describe('bin: marque marks add|update and marque ingest', function () {
     );
   });
 
+  it('exits 0 when one case-file holds 4,000,000 tiny elements (16 MB, under the byte bound): that record is rejected naming the element bound, the rest load', async () => {
+    // Each element of the tree holds about 160 bytes of heap: read whole, this record alone would
+    // need some 640 MB, past the parse thread's 256 MB heap (it used to stop the run there).
+    const crowded = withSerial(sampleCaseFile('98763166'), '97990032').replace('</case-file>', `${'<x/>'.repeat(4_000_000)}</case-file>`);
+    const text = applicationsDocument([withSerial(sampleCaseFile('98763166'), '97990031'), crowded, withSerial(sampleCaseFile('98763166'), '97990033')]);
+    const path = join(dataDir, 'apc-crowded.xml');
+    writeFileSync(path, text);
+    const line = text.slice(0, text.indexOf(crowded)).split('\n').length;
+    const summary = JSON.parse((await marque(dataDir, 'ingest', 'uspto', path)).stdout) as Record<string, unknown>;
+    expect(summary).to.deep.include({ records_read: 3, inserted: 2, rejected: 1, error: null });
+    expect(summary.rejections).to.deep.equal([
+      { document: 'apc-crowded.xml', record: 2, key: '97990032', reason: `<case-file> record 2 (line ${line}) has more than 500,000 elements: not read` },
+    ]);
+  });
+
   it('exits 1 naming the path when a file is missing, is not XML or a zip, or a directory holds neither', async () => {
     const empty = mkdtempSync(join(dataDir, 'downloads-'));
     writeFileSync(join(empty, 'README.txt'), 'the daily files go here');

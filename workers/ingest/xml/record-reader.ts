@@ -10,10 +10,10 @@
  * error. Any well-formedness error, or an end of input before the root element closes (a
  * truncated download), throws an XmlFormatError naming the file, line and column.
  *
- * A record larger than MAX_RECORD_BYTES is refused alone: once it is known to be over, its text
- * is no longer kept (saxes still checks it), and it is delivered with `refused` set, `raw` empty
- * and only the elements read before the bound, so its key (a serial number comes first) can still
- * name it while the rest of the document loads.
+ * A record larger than MAX_RECORD_BYTES, or of more than MAX_RECORD_ELEMENTS elements, is
+ * refused alone: once it is known to be over, its text is no longer kept (saxes still checks it),
+ * and it is delivered with `refused` set, `raw` empty and only the elements read before the bound,
+ * so its key (a serial number comes first) can still name it while the rest of the document loads.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { XmlElement } from './element';
@@ -27,6 +27,18 @@ import type { XmlElement } from './element';
  * file (issue 18 asks for 500 MB).
  */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Most elements in one record. An element of the tree holds about 160 bytes of heap however small
+ * its markup (`<a/>` is 4 bytes), so a record of tiny elements under the byte bound could still
+ * need 650 MB and exhaust the parse thread's heap. Real case-files average 41–50 bytes of XML an
+ * element (the USPTO samples), so the largest (10.9 MB) has about 250,000 and one at the byte
+ * bound about 400,000: 500,000 elements refuse no record the byte bound reads and hold at most
+ * about 80 MB of tree.
+ */
+export const MAX_RECORD_ELEMENTS = 500_000;
+
+type Bound = 'bytes' | 'elements';
 
 export class XmlFormatError extends Error {
   override readonly name = 'XmlFormatError';
@@ -48,7 +60,7 @@ export interface XmlRecord {
   index: number;
   /** Line of the record's start tag. */
   line: number;
-  /** Why the record is not read (larger than MAX_RECORD_BYTES), or null. */
+  /** Why the record is not read (over MAX_RECORD_BYTES or MAX_RECORD_ELEMENTS), or null. */
   refused: string | null;
 }
 
@@ -69,8 +81,10 @@ export class XmlRecordReader {
   private recordLine = 0;
   /** UTF-8 bytes of the open record's text in the window; -1 until the record is first carried over. */
   private recordBytes = -1;
-  /** The open record is over MAX_RECORD_BYTES: its text is not kept, nor its elements from then on. */
-  private skipping = false;
+  /** The bound the open record is over, or null: its text is not kept, nor its elements from then on. */
+  private skipping: Bound | null = null;
+  /** Elements of the open record read so far. */
+  private recordElements = 0;
   /** Elements opened inside the record since it is skipped, and not closed yet. */
   private skippedDepth = 0;
   private count = 0;
@@ -121,13 +135,13 @@ export class XmlRecordReader {
    * and one chunk.
    */
   private carried(chunk: string): boolean {
-    if (this.stack.length === 0 || this.skipping) return false;
+    if (this.stack.length === 0 || this.skipping !== null) return false;
     const carried = this.window.slice(this.recordStart - this.windowStart);
     // Once carried over, the window is a rope of chunks each counted when added (counting the rope
     // would flatten it); the first time, the record's text so far is the end of one chunk.
     if (this.recordBytes < 0) this.recordBytes = Buffer.byteLength(carried);
     if (this.recordBytes > MAX_RECORD_BYTES) {
-      this.skip();
+      this.skip('bytes');
       return false;
     }
     this.window = carried + chunk;
@@ -136,19 +150,23 @@ export class XmlRecordReader {
     return true;
   }
 
-  private skip(): void {
-    this.skipping = true;
+  private skip(bound: Bound): void {
+    this.skipping = bound;
     // Without a text handler saxes stops gathering the text; what it holds is handed over after
     // the record ends (before the next tag opens) and ignored then, as text outside records.
     this.parser.off('text');
   }
 
-  private refusal(): string {
-    return `<${this.recordName}> record ${this.count} (line ${this.recordLine}) is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB (${MAX_RECORD_BYTES} bytes of UTF-8): not read`;
+  private refusal(bound: Bound): string {
+    const what =
+      bound === 'bytes'
+        ? `is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MiB (${MAX_RECORD_BYTES} bytes of UTF-8)`
+        : `has more than ${MAX_RECORD_ELEMENTS.toLocaleString('en-US')} elements`;
+    return `<${this.recordName}> record ${this.count} (line ${this.recordLine}) ${what}: not read`;
   }
 
   private open(tag: SaxesTagPlain): void {
-    if (this.skipping) {
+    if (this.skipping !== null) {
       this.skippedDepth++;
       return;
     }
@@ -159,6 +177,12 @@ export class XmlRecordReader {
       this.recordStart = this.windowStart + this.window.lastIndexOf('<', this.parser.position - this.windowStart - 1);
       this.recordLine = this.parser.line;
       this.recordBytes = -1;
+      this.recordElements = 0;
+    }
+    if (++this.recordElements > MAX_RECORD_ELEMENTS) {
+      this.skip('elements');
+      this.skippedDepth++;
+      return;
     }
     const attributes: Record<string, string> = {};
     for (const key in tag.attributes) if (!key.startsWith('xmlns')) attributes[localName(key)] = tag.attributes[key]!;
@@ -175,18 +199,18 @@ export class XmlRecordReader {
     const element = this.stack.pop();
     if (element === undefined || this.stack.length > 0) return;
     this.count++;
-    const raw = this.skipping ? '' : this.window.slice(this.recordStart - this.windowStart, this.parser.position - this.windowStart);
+    const raw = this.skipping !== null ? '' : this.window.slice(this.recordStart - this.windowStart, this.parser.position - this.windowStart);
     // Only a record of more than a third of the bound in UTF-16 units can be over it in UTF-8.
-    const over = this.skipping || (raw.length > MAX_RECORD_BYTES / MAX_UTF8_PER_UNIT && Buffer.byteLength(raw) > MAX_RECORD_BYTES);
-    if (this.skipping) {
-      this.skipping = false;
+    const over = this.skipping ?? (raw.length > MAX_RECORD_BYTES / MAX_UTF8_PER_UNIT && Buffer.byteLength(raw) > MAX_RECORD_BYTES ? 'bytes' : null);
+    if (this.skipping !== null) {
+      this.skipping = null;
       this.parser.on('text', this.addText);
     }
-    this.onRecord({ element, raw: over ? '' : raw, index: this.count, line: this.recordLine, refused: over ? this.refusal() : null });
+    this.onRecord({ element, raw: over ? '' : raw, index: this.count, line: this.recordLine, refused: over ? this.refusal(over) : null });
   }
 
   private readonly addText = (text: string): void => {
     const current = this.stack[this.stack.length - 1];
-    if (current !== undefined && !this.skipping) current.text += text;
+    if (current !== undefined && this.skipping === null) current.text += text;
   };
 }

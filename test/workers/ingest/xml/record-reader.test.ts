@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { formatReader } from '../../../../workers/ingest/formats';
 import { RecordRejection } from '../../../../workers/ingest/record-rejection';
 import { CASE_FILE } from '../../../../workers/ingest/uspto/applications';
-import { MAX_RECORD_BYTES, XmlFormatError, type XmlRecord } from '../../../../workers/ingest/xml/record-reader';
+import { MAX_RECORD_BYTES, MAX_RECORD_ELEMENTS, XmlFormatError, type XmlRecord } from '../../../../workers/ingest/xml/record-reader';
 import { applicationsDocument, readRecords, sampleCaseFile, withElementText } from '../../../support/uspto-samples';
 
 const BOUND = 16_777_216;
@@ -66,5 +66,31 @@ describe('workers/ingest/xml/record-reader: the largest record read', () => {
     expect(refused!.refused).to.match(/^<case-file> record 1 \(line \d+\) is larger than 16 MiB \(16777216 bytes of UTF-8\): not read$/);
     expect(format.keyOf(refused!.element)).to.equal('98763166');
     expect(() => format.map(refused!, 'test.xml')).to.throw(RecordRejection, refused!.refused!);
+  });
+});
+
+describe('workers/ingest/xml/record-reader: the most elements in a record', () => {
+  const ELEMENTS = 500_000;
+  /** A record of n elements: <r> and <k> and n - 2 empty <a/>. */
+  const ofElements = (key: number, n: number) => `<r><k>${key}</k>${'<a/>'.repeat(n - 2)}</r>`;
+
+  it('is 500,000', () => {
+    expect(MAX_RECORD_ELEMENTS).to.equal(ELEMENTS);
+  });
+
+  it('reads a record of exactly 500,000 elements and refuses one of 500,001, alone, with the elements read before the bound', () => {
+    const [exact, over, next] = read(ofElements(1, ELEMENTS), ofElements(2, ELEMENTS + 1), record(3, 'c'));
+    expect(exact).to.deep.include({ index: 1, line: 2, refused: null });
+    expect(exact!.element.children).to.have.length(ELEMENTS - 1);
+    expect(over).to.deep.include({ raw: '', index: 2, line: 3, refused: '<r> record 2 (line 3) has more than 500,000 elements: not read' });
+    expect(over!.element.children[0]).to.deep.equal({ name: 'k', attributes: {}, children: [], text: '2' });
+    expect(over!.element.children).to.have.length(ELEMENTS - 1);
+    expect(next).to.deep.include({ raw: '<r><k>3</k><t>c</t></r>', index: 3, line: 4, refused: null });
+  });
+
+  it('counts nested elements too', () => {
+    const nested = `<r><k>1</k>${'<a>'.repeat(ELEMENTS)}${'</a>'.repeat(ELEMENTS)}</r>`;
+    const [over] = read(nested);
+    expect(over!.refused).to.equal('<r> record 1 (line 2) has more than 500,000 elements: not read');
   });
 });
