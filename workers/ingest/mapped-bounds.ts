@@ -31,6 +31,13 @@ export const GOODS_TOTAL_MAX_CHARS = 4 * 1024 * 1024;
  */
 export const CONVEYANCE_MAX_CHARS = 10_000;
 
+/**
+ * Assignors and assignees of one assignment together: each becomes an owner-history row of every
+ * mark the assignment names, kept in the mark's record and served with it. Real assignments name a
+ * few parties, a merger of many companies some dozens.
+ */
+export const ASSIGNMENT_PARTIES_MAX = 1_000;
+
 const formatted = (n: number): string => n.toLocaleString('en-US');
 
 function checkLength(text: string | null, field: string, max: number): void {
@@ -75,6 +82,8 @@ export function checkMappedBounds(item: ParsedItem): void {
     case 'mark':
       return checkMark(item.mark);
     case 'assignment':
+      if (item.assignment.assignors.length + item.assignment.assignees.length > ASSIGNMENT_PARTIES_MAX)
+        throw new RecordRejection(`assignment names more than ${formatted(ASSIGNMENT_PARTIES_MAX)} assignors and assignees together`);
       for (const assignor of item.assignment.assignors) checkParty(assignor, 'assignor');
       for (const assignee of item.assignment.assignees) checkParty(assignee, 'assignee');
       return checkLength(item.assignment.conveyance, 'conveyance text', CONVEYANCE_MAX_CHARS);

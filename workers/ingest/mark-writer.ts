@@ -3,8 +3,8 @@
  * XML, ST.96, assignments, TTAB) and manual edits (`marque marks add|update`) all come here.
  *
  * `write` takes the full desired state of office records (MarkInput) and `amend` the additions
- * of sources that do not restate the whole record (MarkAmendment). Each call is one
- * `store.transaction`: the parties it matched or created, every new `TrademarkDoc` version
+ * of sources that do not restate the whole record (MarkAmendment). Each call of `write` is one
+ * `store.transaction` (`amend` takes one per 2,000 marks or 50,000 owner-history rows): the parties it matched or created, every new `TrademarkDoc` version
  * (`version` + 1, or 1 when new), one `TrademarkChangeDoc` per version (changed_fields with old
  * and new values, domain/trademark-changes.ts), the new prosecution events, and for `write` the
  * source observation and its raw record. The DocumentStore appends the trademark and party writes
@@ -167,8 +167,20 @@ export class MarkWriter {
     });
   }
 
-  /** Adds owner-history rows, events and proceeding counts to existing marks, in one transaction. */
+  /**
+   * Adds owner-history rows, events and proceeding counts to existing marks, in order. One
+   * transaction per AMEND_MARKS_PER_TRANSACTION marks or AMEND_HISTORY_ROWS_PER_TRANSACTION
+   * owner-history rows, whichever comes first: a recorded assignment can name tens of thousands of
+   * marks, each gaining a row per party, and one transaction holds every changed mark in memory
+   * until it commits (20,000 marks and 51 parties peaked at 610 MB in one).
+   */
   async amend(amendments: readonly MarkAmendment[]): Promise<MarkWriteResult[]> {
+    const results: MarkWriteResult[] = [];
+    for (const group of amendmentGroups(amendments)) results.push(...(await this.amendTogether(group)));
+    return results;
+  }
+
+  private amendTogether(amendments: readonly MarkAmendment[]): Promise<MarkWriteResult[]> {
     return this.inTransaction(async (pending) => {
       const current = await this.loadMarks(amendments.map((a) => a.trademark_id));
       const stamp = this.partyTime();
@@ -186,9 +198,14 @@ export class MarkWriter {
           results.push({ trademark_id: amendment.trademark_id, outcome: 'not_found', version: null });
           continue;
         }
-        const entries = historyEntries(amendment.owner_history ?? [], owners[i]!, 'assignment');
         const history = [...(stored.owner_history ?? [])];
-        for (const entry of entries) if (!history.some((kept) => sameHistoryRow(kept, entry))) history.push(entry);
+        const kept = new Set(history.map(historyRowKey));
+        for (const entry of historyEntries(amendment.owner_history ?? [], owners[i]!, 'assignment')) {
+          const key = historyRowKey(entry);
+          if (kept.has(key)) continue;
+          kept.add(key);
+          history.push(entry);
+        }
         const stamped = this.stamp();
         const desired: TrademarkDoc = {
           ...withoutDetached(stored),
@@ -420,8 +437,31 @@ function historyEntries(inputs: readonly OwnerHistoryInput[], ownerIds: readonly
   }));
 }
 
-function sameHistoryRow(a: OwnerHistoryEntry, b: OwnerHistoryEntry): boolean {
-  return a.owner_id === b.owner_id && a.role === b.role && a.reference === b.reference && a.source === b.source;
+/** What makes an owner-history row the same row again (an assignment read twice adds nothing). */
+const historyRowKey = (entry: OwnerHistoryEntry): string => JSON.stringify([entry.owner_id, entry.role, entry.reference, entry.source]);
+
+/** Most marks amended in one transaction (MarkWriter.amend). */
+export const AMEND_MARKS_PER_TRANSACTION = 2_000;
+/** Most owner-history rows added in one transaction (MarkWriter.amend). */
+export const AMEND_HISTORY_ROWS_PER_TRANSACTION = 50_000;
+
+/** The amendments in order, cut where a transaction would pass either bound (each group holds one at least). */
+function amendmentGroups(amendments: readonly MarkAmendment[]): MarkAmendment[][] {
+  const groups: MarkAmendment[][] = [];
+  let group: MarkAmendment[] = [];
+  let rows = 0;
+  for (const amendment of amendments) {
+    const added = amendment.owner_history?.length ?? 0;
+    if (group.length > 0 && (group.length === AMEND_MARKS_PER_TRANSACTION || rows + added > AMEND_HISTORY_ROWS_PER_TRANSACTION)) {
+      groups.push(group);
+      group = [];
+      rows = 0;
+    }
+    group.push(amendment);
+    rows += added;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /** A stored record without the previous write's detached-party trail (resolvers/parties/detached.ts). */

@@ -17,6 +17,7 @@ import {
 } from '../../../domain/records';
 import { STORE_INDEXES } from '../../../resolvers/store-indexes';
 import type { MarkInput } from '../../../workers/ingest/mark-input';
+import type { MarkAmendment, OwnerHistoryInput } from '../../../workers/ingest/mark-input';
 import { MarkWriter } from '../../../workers/ingest/mark-writer';
 import { CASE_FILE, mapCaseFile } from '../../../workers/ingest/uspto/applications';
 import { readUsptoCodeTables } from '../../../workers/ingest/uspto/code-tables';
@@ -332,5 +333,108 @@ describe('workers/ingest/mark-writer: the one write path for marks', function ()
     expect(updated.version).to.equal(3);
     expect(updated.owner_history.map((entry) => entry.role)).to.deep.equal(['applicant', 'owner_at_publication', 'registrant', 'assignee']);
     expect((await eventsOf(id)).some((event) => event._id === `${id}:assignment:8400/0001`)).to.equal(true);
+  });
+});
+
+describe('workers/ingest/mark-writer: an assignment naming many marks', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let store: DocumentStore;
+  /** Marks replaced by each outermost transaction of the store, in order. */
+  let marksPerTransaction: number[];
+  let writer: MarkWriter;
+  const MARKS = 2_500;
+  const serial = (i: number) => String(97_100_000 + i);
+  const ids = Array.from({ length: MARKS }, (_, i) => catalogId('tm_', 'US', serial(i)));
+
+  /** The store, counting the marks each transaction replaces (what one transaction holds in memory until it commits). */
+  function counting(target: DocumentStore): DocumentStore {
+    let depth = 0;
+    return new Proxy(target, {
+      get(object, key) {
+        if (key === 'transaction')
+          return async <R>(work: () => Promise<R>): Promise<R> => {
+            if (depth++ === 0) marksPerTransaction.push(0);
+            try {
+              return await object.transaction(work);
+            } finally {
+              depth--;
+            }
+          };
+        if (key === 'collection')
+          return (name: string) => {
+            const collection = object.collection(name);
+            if (name !== COLLECTIONS.trademarks) return collection;
+            return new Proxy(collection, {
+              get(inner, member) {
+                if (member === 'replaceOne')
+                  return (doc: TrademarkDoc) => {
+                    marksPerTransaction[marksPerTransaction.length - 1]!++;
+                    return inner.replaceOne(doc);
+                  };
+                const value = Reflect.get(inner, member) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
+              },
+            });
+          };
+        const value = Reflect.get(object, key) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  }
+
+  /** One recorded assignment of `parties` assignees naming every mark, as run-ingest turns it into amendments. */
+  function assignment(reference: string, parties: number): MarkAmendment[] {
+    const history: OwnerHistoryInput[] = Array.from({ length: parties }, (_, i) => ({
+      owner: { name: `Assignee ${i} Holdings LLC`, entity_type: 'corporation' as const, country_code: 'US', city: null, postcode: null },
+      name: `Assignee ${i} Holdings LLC`,
+      role: 'assignee' as const,
+      office_party_type: null,
+      recorded_date: '2024-06-01',
+      reference,
+      conveyance: 'ASSIGNS THE ENTIRE INTEREST',
+    }));
+    return ids.map((trademark_id) => ({ trademark_id, owner_history: history, events: [], data_date: '2024-06-01' }));
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'marque-writer-'));
+    const raw = createEmbeddedDocumentStore({ path: join(dir, 'store.sqlite') });
+    await raw.ensureIndexes(STORE_INDEXES);
+    store = counting(raw);
+    writer = new MarkWriter(store, () => new Date('2026-11-20T10:00:00.000Z'));
+    marksPerTransaction = [];
+    const caseFiles = Array.from({ length: MARKS }, (_, i) => withSerial(sampleCaseFile('98423838'), serial(i)));
+    for (let i = 0; i < MARKS; i += 500) await writer.write(marksOf(...caseFiles.slice(i, i + 500)));
+  });
+
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes at most 2,000 marks a transaction, and every mark gains its rows once', async () => {
+    marksPerTransaction = [];
+    const results = await writer.amend(assignment('8400/0001', 3));
+    expect(results.map((result) => result.outcome)).to.deep.equal(ids.map(() => 'updated'));
+    expect(marksPerTransaction).to.deep.equal([2_000, 500]);
+    const stored = await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds([ids[0]!, ids[1_999]!, ids[2_000]!, ids[MARKS - 1]!]);
+    for (const mark of stored) expect(mark!.owner_history.filter((row) => row.reference === '8400/0001').map((row) => row.name)).to.have.length(3);
+  });
+
+  it('writes at most 50,000 owner-history rows a transaction: 60 parties, 833 marks a transaction', async () => {
+    // 50,000 / 60 = 833.3: 833 marks (49,980 rows) a transaction, then 833, 833 and the last 1.
+    marksPerTransaction = [];
+    await writer.amend(assignment('8400/0002', 60));
+    expect(marksPerTransaction).to.deep.equal([833, 833, 833, 1]);
+    const [last] = await store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findByIds([ids[MARKS - 1]!]);
+    expect(new Set(last!.owner_history.filter((row) => row.reference === '8400/0002').map((row) => row.name)).size).to.equal(60);
+  });
+
+  it('adds nothing when the same assignment is read again', async () => {
+    marksPerTransaction = [];
+    const results = await writer.amend(assignment('8400/0002', 60));
+    expect(new Set(results.map((result) => result.outcome))).to.deep.equal(new Set(['unchanged']));
+    expect(marksPerTransaction.reduce((sum, n) => sum + n, 0)).to.equal(0);
   });
 });

@@ -504,6 +504,32 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       expect((await ingest('uspto-assignments', [fixture('uspto', 'assignments-sample-2-entries.xml')])).unchanged).to.equal(2);
     });
 
+    it('rejects an assignment naming more than 1,000 assignors and assignees together; one of exactly 1,000 loads', async () => {
+      // The first entry of the real sample (reel/frame 1/0058, one assignor, naming 71614627) with
+      // its one assignee replaced by n - 1 assignees, under new reel/frame numbers.
+      const sample = readFileSync(fixture('uspto', 'assignments-sample-2-entries.xml'), 'utf8');
+      const entry = sample.slice(sample.indexOf('<assignment-entry>'), sample.indexOf('</assignment-entry>') + '</assignment-entry>'.length);
+      const withParties = (frame: string, parties: number) =>
+        entry
+          .replace('<frame-no>0058</frame-no>', `<frame-no>${frame}</frame-no>`)
+          .replace(
+            /<assignees>[\s\S]*<\/assignees>/,
+            `<assignees>${Array.from({ length: parties - 1 }, (_, i) => `<assignee><person-or-organization-name>ASSIGNEE ${i + 1} INC.</person-or-organization-name></assignee>`).join('')}</assignees>`,
+          );
+      const path = write(
+        'assignments-many-parties.xml',
+        `${sample.slice(0, sample.indexOf('<assignment-entry>'))}${withParties('9001', 1_001)}${withParties('9002', 1_000)}</assignment-information></trademark-assignments>\n`,
+      );
+      const summary = await ingest('uspto-assignments', [path]);
+      expect(summary).to.deep.include({ records_read: 2, updated: 1, rejected: 1, error: null });
+      expect(summary.rejections).to.deep.equal([
+        { document: 'assignments-many-parties.xml', record: 1, key: '1/9001', reason: 'assignment names more than 1,000 assignors and assignees together' },
+      ]);
+      const rows = (await mark('71614627'))!.owner_history.filter((row) => row.source === 'assignment');
+      expect(rows.filter((row) => row.reference === '1/9002')).to.have.length(1_000);
+      expect(rows.filter((row) => row.reference === '1/9001')).to.deep.equal([]);
+    });
+
     it('stores a TTAB proceeding with its parties, joined to its mark, and served by the proceedings routes', async () => {
       const summary = await ingest('uspto-ttab', [fixture('uspto', 'ttab-daily-sample-1-proceeding.xml')]);
       expect(summary).to.deep.include({ records_read: 1, updated: 1, not_found: 0, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
