@@ -5,7 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Collection, DocumentStore, StoredDocument } from '../../../datasources/ports';
+import { addDays } from '../../../domain/dates';
+import { computeDeadlines } from '../../../domain/deadlines';
 import { catalogId } from '../../../domain/ids';
+import { deadlineInputOf } from '../../../domain/mark-deadlines';
+import { loadRuleCorpus } from '../../../domain/rules';
 import type {
   AttorneyDoc,
   EntityDoc,
@@ -247,6 +251,37 @@ describe('workers/ingest/generator', function () {
       const stages = new Set(catalog.trademarks.map((tm) => tm.status.stage));
       for (const stage of ['filed', 'examining', 'opposition_period', 'registered', 'abandoned', 'refused', 'expired', 'allowed'] as const)
         expect(stages.has(stage), stage).to.equal(true);
+    });
+
+    it("ends each registration's term where data/rules.json puts its next renewal (CA's 15-year terms before 2019, MX's from filing before 2018)", () => {
+      // The deadline calculator (tested on its own against the corpus's worked examples) lists,
+      // as of the day before the term ends, a renewal due that day, rolled forward at most over a
+      // weekend and holidays.
+      const corpus = loadRuleCorpus(dataFile('rules.json'));
+      let checked = 0;
+      const reformed = new Set<string>();
+      for (const tm of catalog.trademarks) {
+        if (tm.expiry_date === null || (tm.status.stage !== 'registered' && tm.status.stage !== 'pending_cancellation')) continue;
+        const computation = computeDeadlines(corpus, deadlineInputOf(tm), {
+          asOfDate: addDays(tm.expiry_date, -1),
+          horizonYears: 1,
+          includeOptional: false,
+          includeMissed: false,
+        });
+        const dues = computation.deadlines.filter((d) => d.type === 'renewal').map((d) => d.due_date);
+        expect(
+          dues.some((due) => due >= tm.expiry_date! && due <= addDays(tm.expiry_date!, 10)),
+          `${tm._id} filed ${tm.filing_date}, registered ${tm.registration_date}, expiry ${tm.expiry_date}: renewals due ${dues.join(', ')}`,
+        ).to.equal(true);
+        checked++;
+        if (
+          tm.filing_route !== 'madrid' &&
+          ((tm.jurisdiction_code === 'CA' && tm.registration_date! < '2019-06-17') || (tm.jurisdiction_code === 'MX' && tm.registration_date! < '2018-08-10'))
+        )
+          reformed.add(tm.jurisdiction_code);
+      }
+      expect(checked).to.be.greaterThan(500);
+      expect([...reformed].sort()).to.deep.equal(['CA', 'MX']);
     });
 
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {

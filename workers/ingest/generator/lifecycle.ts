@@ -6,7 +6,7 @@
  */
 import type { ChallengeState, ProceedingStatus, ProceedingType, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
-import { type OfficeProfile, oppositionEnd, TERM_YEARS, termStart } from './offices';
+import { firstExpiry, type OfficeProfile, oppositionEnd, renewedExpiry } from './offices';
 import { type Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
@@ -296,8 +296,7 @@ class Simulation {
   /** Enters the mark on the register and runs its maintenance until it dies or today is reached. */
   private register(noticeDay: number, registrationNumber: string, registrationDate: number = Math.max(noticeDay, this.lastDay)): void {
     const { office, kind, filingDay, internationalDay } = this.input;
-    let expiry = addYears(internationalDay ?? termStart(office, filingDay, registrationDate), TERM_YEARS);
-    while (expiry <= registrationDate) expiry = addYears(expiry, TERM_YEARS);
+    const expiry = firstExpiry(office, filingDay, registrationDate, internationalDay);
     const changes: Partial<MarkState> = {
       stage: 'registered',
       reason: 'registration_in_force',
@@ -356,7 +355,7 @@ class Simulation {
       renewed = true;
       if (
         !this.step(expiry - this.random.int(0, 25), ['renewed'], {
-          expiry: addYears(expiry, TERM_YEARS),
+          expiry: renewedExpiry(this.input.office, expiry),
           reason: this.state.stage === 'registered' ? 'renewed' : this.state.reason,
         })
       )

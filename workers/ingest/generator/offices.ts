@@ -7,7 +7,7 @@
  * plausible (a 2023 US serial starts with 97/98, a 2020 EUTM with 018), not to be exact.
  */
 import offices from '../../../data/offices.json';
-import { addMonths, dayOf, startOfYear, TODAY, yearOf } from './dates';
+import { addMonths, addYears, dayOf, startOfYear, TODAY, yearOf } from './dates';
 import { type Random, WeightedTable } from './random';
 
 interface NumberSegment {
@@ -46,6 +46,13 @@ export function yearly(from: string, perYear: number, render: Render): NumberSeg
 
 export type TermBasis = 'filing' | 'registration';
 
+/** A term law an office had until a reform: registrations entered, and terms ending, before `until` follow it. */
+export interface EarlierTerm {
+  until: number;
+  basis: TermBasis;
+  years: number;
+}
+
 export interface OfficeProfile {
   code: string;
   jurisdictionCode: string;
@@ -64,6 +71,8 @@ export interface OfficeProfile {
   registrationSeries: NumberSeries | null;
   /** Ten-year terms run from the filing date (EUIPO, UKIPO, DPMA, INPI, IPI, IP Australia, India) or from registration. */
   term: TermBasis;
+  /** The term law before a reform within the generated years, as data/rules.json states it. */
+  earlierTerm?: EarlierTerm;
   publicationDelayDays: readonly [number, number];
   oppositionMonths: number;
   /** Source format of the first observation, then of later refreshes. */
@@ -300,6 +309,8 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ],
     ),
     term: 'registration',
+    // Trademarks Act before 17 June 2019: 15-year terms, renewed for 15 (rules: CA.national.renewal_transitional_15yr, …_legacy).
+    earlierTerm: { until: dayOf('2019-06-17'), basis: 'registration', years: 15 },
     publicationDelayDays: [400, 900],
     oppositionMonths: 2,
     sourceFormats: ['xml_st96', 'xml_st96'],
@@ -447,6 +458,8 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ['2026-11-01', 2850000],
     ]),
     term: 'registration',
+    // Before the reform of 10 August 2018 a term ran from the filing date (rules: MX.national.renewal_10yr_legacy).
+    earlierTerm: { until: dayOf('2018-08-10'), basis: 'filing', years: 10 },
     publicationDelayDays: [30, 120],
     oppositionMonths: 1,
     sourceFormats: ['json', 'json'],
@@ -559,12 +572,31 @@ export class NumberAllocator {
   }
 }
 
-/** Day a registration's ten-year term starts from (designations follow their IR instead). */
-export function termStart(profile: OfficeProfile, filingDay: number, registrationDay: number): number {
-  return profile.term === 'filing' ? filingDay : registrationDay;
+export const TERM_YEARS = 10;
+
+/**
+ * The end of the term a registration entered on `registrationDay` is in: the first term from its
+ * basis (a designation's from its IR), passed over by whole terms while it ended before the
+ * registration (a term counted from a filing long before).
+ */
+export function firstExpiry(profile: OfficeProfile, filingDay: number, registrationDay: number, internationalDay: number | null): number {
+  const earlier = profile.earlierTerm;
+  const law =
+    internationalDay !== null
+      ? { start: internationalDay, years: TERM_YEARS }
+      : earlier !== undefined && registrationDay < earlier.until
+        ? { start: earlier.basis === 'filing' ? filingDay : registrationDay, years: earlier.years }
+        : { start: profile.term === 'filing' ? filingDay : registrationDay, years: TERM_YEARS };
+  let expiry = addYears(law.start, law.years);
+  while (expiry <= registrationDay) expiry = addYears(expiry, law.years);
+  return expiry;
 }
 
-export const TERM_YEARS = 10;
+/** The end of the term a renewal of the term ending on `expiry` gives. */
+export function renewedExpiry(profile: OfficeProfile, expiry: number): number {
+  const earlier = profile.earlierTerm;
+  return addYears(expiry, earlier !== undefined && expiry < earlier.until ? earlier.years : TERM_YEARS);
+}
 
 export function oppositionEnd(profile: OfficeProfile, publicationDay: number): number {
   return addMonths(publicationDay, Math.max(1, profile.oppositionMonths));
