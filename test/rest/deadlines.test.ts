@@ -401,6 +401,34 @@ describe('REST: deadlines and opposition windows', function () {
       expect(none).to.include({ status: 'no_rule', no_rule_reason: 'no_matching_rule', window_closes: null });
     });
 
+    it('gives Madrid designations of GB and AU no window before the reform that set their two months, as their national rules', async function () {
+      // GB: two months since 1 Oct 2008 (three before, not modelled); AU: since 15 Apr 2013. The
+      // Madrid rules state the national period, so before those days neither route has a rule;
+      // from them, two months: 2008-10-01 + 2 months = Monday 2008-12-01; 2013-04-15 + 2 months
+      // = Saturday 2013-06-15, rolled to Monday 2013-06-17.
+      const items = [
+        ['GB', '2006-07-29'],
+        ['GB', '2008-10-01'],
+        ['AU', '2012-06-01'],
+        ['AU', '2013-04-15'],
+      ].flatMap(([office, publication_date]) =>
+        ['domestic', 'madrid_designation'].map((filing_route) => ({ office, filing_route, trigger_event: 'application_publication', publication_date })),
+      );
+      const response = await app.post('/v1/opposition-windows/compute', { items, as_of_date: '2026-01-01' });
+      const body = (await response.json()) as ListBody<{ status: string; no_rule_reason: string | null; window_closes: string | null }>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.data.map((w) => [w.status, w.no_rule_reason, w.window_closes])).to.deep.equal([
+        ['no_rule', 'before_applicable_from_date', null],
+        ['no_rule', 'before_applicable_from_date', null],
+        ['closed', null, '2008-12-01'],
+        ['closed', null, '2008-12-01'],
+        ['no_rule', 'before_applicable_from_date', null],
+        ['no_rule', 'before_applicable_from_date', null],
+        ['closed', null, '2013-06-17'],
+        ['closed', null, '2013-06-17'],
+      ]);
+    });
+
     it('applies the same batch rules', async function () {
       const item = { office: 'US', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2025-01-07' };
       const body = await expectError(
