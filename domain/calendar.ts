@@ -6,8 +6,8 @@
  * `CA-QC`, `GB-ENG`. A `BusinessCalendarSpec` can refine it with the holiday types that close the
  * office (date-holidays types: public, bank, optional, school, observance; default public only),
  * the holidays of those types during which it stays open, holidays date-holidays lacks (its rule
- * syntax: `09-30 since 2021`), and office closure days that recur every year (`MM-DD`, e.g. JPO's
- * 29-30 December).
+ * syntax: `09-30 since 2021`), office closure days that recur every year (`MM-DD`, e.g. JPO's
+ * 29-30 December), and weekend days the office works (China's make-up working days).
  */
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { addDays, dayOfWeek, toDayNumber, yearOf, type IsoDate } from './dates';
@@ -26,6 +26,8 @@ export interface BusinessCalendarSpec {
   extraHolidays?: readonly ExtraHoliday[];
   /** Closure days recurring every year, `MM-DD`. */
   extraClosedDays?: readonly string[];
+  /** Days the office works though they are weekend days (or holidays): `YYYY-MM-DD`. */
+  extraOpenDays?: readonly IsoDate[];
 }
 
 export interface ExtraHoliday {
@@ -75,6 +77,7 @@ interface CalendarState {
   /** Names of the spec's extra holidays: they close whatever the closed types. */
   extraHolidays: ReadonlySet<string>;
   extraClosedDays: readonly string[];
+  openDays: ReadonlySet<IsoDate>;
   closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
 }
 
@@ -88,7 +91,8 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
   const openHolidays = spec.openHolidays ?? [];
   const extraHolidays = spec.extraHolidays ?? [];
   const extraClosedDays = spec.extraClosedDays ?? [];
-  const key = [spec.id, closedTypes, openHolidays, extraHolidays.map(({ rule, name }) => `${rule}=${name}`), extraClosedDays].join('|');
+  const extraOpenDays = spec.extraOpenDays ?? [];
+  const key = [spec.id, closedTypes, openHolidays, extraHolidays.map(({ rule, name }) => `${rule}=${name}`), extraClosedDays, extraOpenDays].join('|');
   let state = statesByKey.get(key);
   if (!state) {
     if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
@@ -108,6 +112,7 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
       openHolidays: new Set(openHolidays),
       extraHolidays: new Set(extraHolidays.map(({ name }) => name)),
       extraClosedDays,
+      openDays: new Set(extraOpenDays),
       closedDaysByYear: new Map(),
     };
     statesByKey.set(key, state);
@@ -196,8 +201,10 @@ export function isWeekend(date: IsoDate): boolean {
 }
 
 export function isBusinessDay(date: IsoDate, calendar: string | BusinessCalendarSpec): boolean {
+  const state = stateFor(calendar);
+  if (state.openDays.has(date)) return true;
   if (isWeekend(date)) return false;
-  return !closedDaysOf(stateFor(calendar), yearOf(date)).has(date);
+  return !closedDaysOf(state, yearOf(date)).has(date);
 }
 
 export interface RollResult {

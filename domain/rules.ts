@@ -4,7 +4,7 @@
  * code. `loadRuleCorpus` validates the parsed JSON once at start and throws `RuleCorpusError`
  * naming the first bad path, so a malformed corpus fails loudly instead of computing wrong dates.
  */
-import { HOLIDAY_TYPES, isHolidayRule, isKnownCalendarId, type BusinessCalendarSpec, type ExtraHoliday, type HolidayType } from './calendar';
+import { HOLIDAY_TYPES, isHolidayRule, isKnownCalendarId, isWeekend, type BusinessCalendarSpec, type ExtraHoliday, type HolidayType } from './calendar';
 import { isIsoDate, isTimeZone, type IsoDate } from './dates';
 
 export const TRIGGER_FIELDS = [
@@ -149,6 +149,8 @@ export interface CalendarDefinition {
   extra_holidays: ExtraHoliday[];
   /** Closure days recurring every year, `MM-DD`. */
   extra_closed_days: string[];
+  /** Weekend days the office works (China's make-up working days), `YYYY-MM-DD`. */
+  extra_open_days: IsoDate[];
   notes: string;
   sources: RuleSource[];
 }
@@ -207,6 +209,7 @@ export function calendarSpecFor(corpus: RuleCorpus, id: string): BusinessCalenda
           openHolidays: definition.open_holidays,
           extraHolidays: definition.extra_holidays,
           extraClosedDays: definition.extra_closed_days,
+          extraOpenDays: definition.extra_open_days,
         }
       : { id };
     specs.set(id, spec);
@@ -346,12 +349,17 @@ function readCalendar(id: string, value: unknown): CalendarDefinition {
   for (const monthDay of extraClosedDays) {
     if (!MONTH_DAY_PATTERN.test(monthDay)) throw new RuleCorpusError(`${path}.extra_closed_days`, `${monthDay} is not MM-DD`);
   }
+  const extraOpenDays = obj['extra_open_days'] === undefined ? [] : stringListAt(obj, 'extra_open_days', path);
+  for (const day of extraOpenDays) {
+    if (!isIsoDate(day) || !isWeekend(day)) throw new RuleCorpusError(`${path}.extra_open_days`, `${day} is not the YYYY-MM-DD of a Saturday or Sunday`);
+  }
   return {
     time_zone: timeZone,
     closed_holiday_types: enumListAt(obj, 'closed_holiday_types', HOLIDAY_TYPES, path),
     open_holidays: obj['open_holidays'] === undefined ? [] : stringListAt(obj, 'open_holidays', path),
     extra_holidays: obj['extra_holidays'] === undefined ? [] : extraHolidaysAt(obj, path),
     extra_closed_days: extraClosedDays,
+    extra_open_days: extraOpenDays,
     notes: optionalStringAt(obj, 'notes', path) ?? '',
     sources: sourcesAt(obj, 'sources', path, false),
   };

@@ -86,6 +86,18 @@ describe('domain/calendar', () => {
     });
   });
 
+  describe('weekend days an office works', () => {
+    it('counts the days a spec lists as open, and only those: China moved working days onto Saturday 2025-02-08 and Sunday 2025-01-26', () => {
+      const cnipa = { id: 'CN', extraOpenDays: ['2025-01-26', '2025-02-08'] };
+      expect(isBusinessDay('2025-02-08', cnipa)).to.equal(true);
+      expect(isBusinessDay('2025-01-26', cnipa)).to.equal(true);
+      expect(isBusinessDay('2025-02-15', cnipa)).to.equal(false); // the next Saturday
+      expect(isBusinessDay('2025-02-08', 'CN')).to.equal(false); // without the list, a Saturday
+      // A last day on such a Saturday is not rolled.
+      expect(rollForward('2025-02-08', cnipa)).to.include({ date: '2025-02-08', rolled: false });
+    });
+  });
+
   describe('primeClosedDays', () => {
     it('makes a calendar answer from the closed days it is given for those years, and compute the others', () => {
       // A spec no other test uses, so the primed year stays this test's own.

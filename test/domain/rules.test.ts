@@ -83,6 +83,16 @@ describe('domain/rules', () => {
         (c) => (c.calendars['US']!.extra_holidays = [{ rule: 'every blue moon', name: 'Blue Moon Day' }]),
         /calendars\.US\.extra_holidays\[0\]\.rule: date-holidays cannot read 'every blue moon'/,
       ],
+      [
+        'an open day that is not a weekend day',
+        (c) => (c.calendars['CN']!.extra_open_days = ['2025-02-07']),
+        /calendars\.CN\.extra_open_days: 2025-02-07 is not the YYYY-MM-DD of a Saturday or Sunday/,
+      ],
+      [
+        'an open day that is not a date',
+        (c) => (c.calendars['CN']!.extra_open_days = ['2025-02-30']),
+        /2025-02-30 is not the YYYY-MM-DD of a Saturday or Sunday/,
+      ],
       ['a bad time zone', (c) => (c.opposition_rules[0]!.office_time_zone = 'America/Nowhere'), /office_time_zone: unknown time zone/],
       ['both window lengths', (c) => (c.opposition_rules[0]!.window_months = 1), /exactly one of window_months and window_days/],
       ['a bad trigger event', (c) => (c.opposition_rules[0]!.trigger_event = 'filing'), /trigger_event: must be one of/],

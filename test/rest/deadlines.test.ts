@@ -358,6 +358,37 @@ describe('REST: deadlines and opposition windows', function () {
     });
   });
 
+  describe('POST /v1/deadlines/compute and opposition windows: China works some weekends', function () {
+    it('a last day on a make-up working Saturday is not moved; the next ordinary Saturday still is', async function () {
+      // The State Council moved working days onto Saturday 2025-02-08 (Spring Festival), Saturday
+      // 2025-10-11 (National Day) and Saturday 2026-02-28 (Spring Festival); CNIPA works them and
+      // a deadline on one is not extended (CN rule notes). CN renewal: due on the expiry date,
+      // 6 months' grace. Expiry 2025-10-11: due that day; grace to Saturday 2026-04-11, an
+      // ordinary one, so Monday 2026-04-13. Expiry 2026-02-28: due that day; grace to Friday 2026-08-28.
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [
+          { jurisdiction: 'CN', expiry_date: '2025-10-11' },
+          { jurisdiction: 'CN', expiry_date: '2026-02-28' },
+        ],
+        as_of_date: '2025-06-01',
+      });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.data.map((c) => [c.deadlines[0]!.due_date, c.deadlines[0]!.grace_expiry])).to.deep.equal([
+        ['2025-10-11', '2026-04-13'],
+        ['2026-02-28', '2026-08-28'],
+      ]);
+      // CN opposition: three months from the day after publication. Published Friday 2024-11-08:
+      // closes Saturday 2025-02-08, a working day, so on Monday 2025-02-10 the window is closed.
+      const window = await app.post('/v1/opposition-windows/compute', {
+        items: [{ office: 'CN', filing_route: 'domestic', trigger_event: 'application_publication', publication_date: '2024-11-08' }],
+        as_of_date: '2025-02-10',
+      });
+      const windows = (await window.json()) as ListBody;
+      expect(windows.data[0]).to.include({ window_opens: '2024-11-09', window_closes_nominal: '2025-02-08', window_closes: '2025-02-08', status: 'closed' });
+    });
+  });
+
   describe('POST /v1/opposition-windows/compute', function () {
     it('computes the EUIPO and USPTO corpus examples', async function () {
       const response = await app.post('/v1/opposition-windows/compute', {
