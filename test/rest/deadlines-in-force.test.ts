@@ -14,19 +14,24 @@ import { computedDeadlines } from '../support/mark-deadlines';
 
 const dates = (d: Deadline) => [d.type, d.window_opens, d.due_date, d.grace_expiry];
 
-describe('REST: deadlines of registrations in force (POST /v1/deadlines/compute)', function () {
+/** One set of shared-app tests: the app, and its deadline computations of a request body. */
+function withSharedApp(): { compute: (body: Record<string, unknown>) => Promise<Computation[]> } {
   let app: TestApp;
-
   beforeShared((fixture) => {
     app = fixture.app;
   });
+  return {
+    async compute(body) {
+      const response = await app.post('/v1/deadlines/compute', body);
+      const parsed = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(parsed)).to.equal(200);
+      return parsed.data;
+    },
+  };
+}
 
-  async function compute(body: Record<string, unknown>): Promise<Computation[]> {
-    const response = await app.post('/v1/deadlines/compute', body);
-    const parsed = (await response.json()) as ListBody<Computation>;
-    expect(response.status, JSON.stringify(parsed)).to.equal(200);
-    return parsed.data;
-  }
+describe('REST: deadlines of registrations in force (POST /v1/deadlines/compute)', function () {
+  const { compute } = withSharedApp();
 
   it('a US registration under cancellation (pending_cancellation) keeps the deadlines of the registration', async function () {
     // Registered 2020-06-10, as of 2026-01-01, default 5-year horizon (to 2031-01-01). By hand:
@@ -101,18 +106,7 @@ describe('REST: deadlines of registrations in force (POST /v1/deadlines/compute)
 });
 
 describe('REST: deadlines of a mark whose status is unknown, and of an optional filing that cannot be lost', function () {
-  let app: TestApp;
-
-  beforeShared((fixture) => {
-    app = fixture.app;
-  });
-
-  async function compute(body: Record<string, unknown>): Promise<Computation[]> {
-    const response = await app.post('/v1/deadlines/compute', body);
-    const parsed = (await response.json()) as ListBody<Computation>;
-    expect(response.status, JSON.stringify(parsed)).to.equal(200);
-    return parsed.data;
-  }
+  const { compute } = withSharedApp();
 
   it('status unknown with a registration date lists what a registration has; with only a filing date, what an application has', async function () {
     // US registered 2020-06-10 as of 2026-01-01: the three deadlines worked out by hand in the
