@@ -80,6 +80,19 @@ describe('REST: media (mark images and thumbnails)', function () {
     expect(response.headers.get('cache-control')).to.equal('public, max-age=86400, immutable');
   });
 
+  it('serves every logo of the fixture a thumbnail of fewer bytes than the image itself', async () => {
+    // The last 40 of the shared fixture's logos (rendered here on first read; the test of first reads takes an early one).
+    const ids = logos.slice(-40).map((logo) => logo._id);
+    expect(ids.length).to.be.greaterThan(30);
+    const larger: string[] = [];
+    for (const id of ids) {
+      const [original, thumbnail] = await Promise.all([fetchMedia(`/v1/media/${id}`), fetchMedia(`/v1/media/${id}/thumbnail`)]);
+      const [originalBytes, thumbnailBytes] = [(await original.arrayBuffer()).byteLength, (await thumbnail.arrayBuffer()).byteLength];
+      if (thumbnailBytes >= originalBytes) larger.push(`${id}: ${thumbnailBytes} bytes, the image ${originalBytes}`);
+    }
+    expect(larger).to.deep.equal([]);
+  });
+
   it('answers 304 without a body when If-None-Match names the current ETag (strong or weak, or in a list)', async () => {
     for (const path of [`/v1/media/${figurative.media[0]!.id}`, `/v1/media/${figurative.media[0]!.id}/thumbnail`]) {
       const etag = (await fetchMedia(path)).headers.get('etag')!;
