@@ -48,6 +48,9 @@ export const RANDOM_ID_BODY_LENGTH = 24;
 const BODY = '[0-9a-hjkmnp-tv-z]{1,64}';
 const BODY_PATTERN = new RegExp(`^${BODY}$`);
 
+/** The rule of an ID's body, as error details state it. */
+export const ID_BODY_RULE = '1 to 64 lowercase letters and digits other than i, l, o and u';
+
 /** The pattern (regular-expression source) of a well-formed ID with `prefix`, as `isWellFormedId` checks it. */
 export function idPattern(prefix: IdPrefix): string {
   return `^${prefix}${BODY}$`;

@@ -4,7 +4,7 @@
  */
 import { isWithinOfficeYears, OFFICE_YEARS_TEXT, parseIsoDate } from './dates';
 import { ApiError, invalid } from './errors';
-import { idKind, isWellFormedId, type IdPrefix } from './ids';
+import { ID_BODY_RULE, idKind, isWellFormedId, type IdPrefix } from './ids';
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -75,5 +75,5 @@ export function parseId(name: string, raw: string, prefix: IdPrefix): string {
   if (kind !== null && !raw.startsWith(prefix)) {
     throw new ApiError('id_type_mismatch', `${name}: expected an ID starting with ${prefix} but got a ${kind} ID ('${truncate(raw)}')`, { parameter: name });
   }
-  throw invalid(name, `must be an ID starting with ${prefix} (got '${truncate(raw)}')`);
+  throw invalid(name, `must be an ID: ${prefix} followed by ${ID_BODY_RULE} (got '${truncate(raw)}')`);
 }

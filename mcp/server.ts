@@ -27,13 +27,16 @@ const MCP_SERVER_NAME = 'marque';
 
 /** Where the instructions point an agent first, each said only when its tool is listed. */
 const FIRST_STEPS: ReadonlyArray<{ tool: string; clause: string }> = [
-  { tool: 'search_trademarks', clause: 'search marks by text, office, class and status (search_trademarks)' },
+  {
+    tool: 'search_trademarks',
+    clause: 'search marks by the words and word beginnings of their text, office, class and status (search_trademarks; it does not find other spellings)',
+  },
   { tool: 'get_trademark', clause: 'read one in full with its opposition window (get_trademark)' },
   { tool: 'list_owners', clause: 'find owners and their portfolios (list_owners)' },
   {
     tool: 'preview_watch',
     clause:
-      'find marks confusingly similar to a name, as a clearance check (preview_watch with watch_type similarity, q and filters: best first, phonetic, visual and typo matches; nothing is created)',
+      'find marks confusingly similar to a name, other spellings included, as a clearance check (preview_watch with watch_type similarity, q and filters: best first, phonetic, visual and typo matches; nothing is created; it needs a key with the portfolios:manage scope)',
   },
   { tool: 'compute_deadlines', clause: 'compute deadlines (compute_deadlines)' },
   { tool: 'marque_watches_create', clause: 'watch for conflicting filings (marque_watches_create)' },

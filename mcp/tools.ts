@@ -10,6 +10,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../rest/idempotency';
 import { bodySchema } from '../rest/openapi';
 import { parseJsonParams, type ParamSpec } from '../rest/params';
 import type { RouteDef } from '../rest/route';
+import { cursorParam } from '../rest/routes/paging-params';
 import type { JsonSchema } from '../rest/schemas/json-schema';
 import { successSchema } from '../rest/serialize';
 import { toolsetName } from './toolsets';
@@ -65,8 +66,11 @@ function inputParams(route: RouteDef): ParamSpec[] {
 
 function description(route: RouteDef): string {
   const scope = route.scope === null || route.scope === 'public' ? '' : ` Needs the ${route.scope} scope.`;
-  const paging = route.envelope === 'list' ? ' Lists are paged: pass pagination.cursor of an answer as cursor to get the next page (null on the last).' : '';
-  return `${route.summary}. ${route.description}${paging}${scope}`;
+  const paged = [...route.query, ...(route.body ?? [])].includes(cursorParam);
+  const paging = paged
+    ? ' Lists are paged: pass pagination.cursor of an answer as cursor, with the same other arguments, to get the next page (null on the last).'
+    : '';
+  return `${route.summary}. ${route.mcpDescription ?? route.description}${paging}${scope}`;
 }
 
 function annotations(route: RouteDef): ToolAnnotations {

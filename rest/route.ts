@@ -147,6 +147,8 @@ interface RouteBase {
    * schemas, annotations and description from the rest of the entry); absent: not a tool.
    */
   mcpTool?: string;
+  /** The tool's description where it must differ from `description` (what a tool sees differently, e.g. redacted secrets). */
+  mcpDescription?: string;
 }
 
 /** A route that runs one persisted GraphQL operation. */

@@ -3,7 +3,7 @@
  * route and /graphql callers get the same answers. The REST parameter specs use the same limits.
  */
 import { ApiError, invalid } from '../../domain/errors';
-import { ID_PREFIXES, idKind, type IdKind } from '../../domain/ids';
+import { ID_BODY_RULE, ID_PREFIXES, idKind, type IdKind } from '../../domain/ids';
 import { FEEDBACK_TYPES, type FeedbackType } from '../../domain/records';
 import { truncate } from '../../domain/validation';
 import { parseMetadata } from '../accounts/metadata';
@@ -54,7 +54,7 @@ const RESOURCE_PREFIXES = FEEDBACK_RESOURCE_KINDS.map((kind) => ID_PREFIXES[kind
 /** Malformed → 400 validation_error; a well-formed ID of another kind (key_, fbk_ …) → 400 id_type_mismatch. */
 function checkResourceId(raw: string): IdKind {
   const kind = idKind(raw);
-  if (kind === null) throw invalid('resource_id', `must be an ID starting with one of ${RESOURCE_PREFIXES} (got '${truncate(raw)}')`);
+  if (kind === null) throw invalid('resource_id', `must be an ID: one of ${RESOURCE_PREFIXES} followed by ${ID_BODY_RULE} (got '${truncate(raw)}')`);
   if (!FEEDBACK_RESOURCE_KINDS.includes(kind)) {
     throw new ApiError('id_type_mismatch', `resource_id: expected an ID starting with one of ${RESOURCE_PREFIXES} but got a ${kind} ID ('${truncate(raw)}')`, {
       parameter: 'resource_id',

@@ -61,6 +61,20 @@ const endpointFields = (creating: boolean): ParamSpec[] => [
   },
 ];
 
+/** Creating an endpoint, with what the caller is told of its secret (REST and MCP differ there). */
+const createEndpointDescription = (secret: string): string =>
+  'Registers a URL for your events. ' +
+  secret +
+  SIGNING +
+  URL_RULE +
+  RETRY_POLICY_TEXT +
+  ' Endpoints an organization may keep, by plan: ' +
+  Object.entries(RESOURCE_QUOTAS)
+    .filter(([, quota]) => quota.webhook_endpoints > 0)
+    .map(([plan, quota]) => `${plan} ${quota.webhook_endpoints}`)
+    .join(', ') +
+  ' (past it, 403 resource_limit_exceeded).';
+
 export const webhookRoutes: readonly RouteDef[] = [
   {
     ...webhooks,
@@ -72,17 +86,12 @@ export const webhookRoutes: readonly RouteDef[] = [
     path: '/v1/webhooks',
     operation: 'CreateWebhookEndpoint',
     summary: 'Create a webhook endpoint',
-    description:
-      'Registers a URL for your events. The answer carries the signing secret in secret (whsec_ + base64 of 32 random bytes), shown this once: no read returns it again (a retry of this request with the same Idempotency-Key within 24 hours replays the same answer, secret included, so a client whose connection dropped still gets it). ' +
-      SIGNING +
-      URL_RULE +
-      RETRY_POLICY_TEXT +
-      ' Endpoints an organization may keep, by plan: ' +
-      Object.entries(RESOURCE_QUOTAS)
-        .filter(([, quota]) => quota.webhook_endpoints > 0)
-        .map(([plan, quota]) => `${plan} ${quota.webhook_endpoints}`)
-        .join(', ') +
-      ' (past it, 403 resource_limit_exceeded).',
+    description: createEndpointDescription(
+      'The answer carries the signing secret in secret (whsec_ + base64 of 32 random bytes), shown this once: no read returns it again (a retry of this request with the same Idempotency-Key within 24 hours replays the same answer, secret included, so a client whose connection dropped still gets it). ',
+    ),
+    mcpDescription: createEndpointDescription(
+      "Signing secrets never reach tools: this tool's answer carries secret redacted, so read one through the REST API, where POST /v1/webhooks/{id}/rotate issues a new secret and answers it once. ",
+    ),
     pathParams: [],
     body: endpointFields(true),
     successStatus: 201,

@@ -144,6 +144,29 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect(byName.get('get_trademark')?.inputSchema.required).to.deep.equal(['id']);
   });
 
+  it('sends a clearance check to preview_watch, naming the scope it needs, since search finds words and word beginnings only', () => {
+    const instructions = client.getInstructions()!;
+    expect(instructions).to.contain('preview_watch').and.to.contain('portfolios:manage');
+    expect(instructions).to.contain('search_trademarks; it does not find other spellings');
+  });
+
+  it('tells of paging exactly the tools that take a cursor, and never promises a tool a secret it will not see', () => {
+    const pagingText = 'Lists are paged: pass pagination.cursor';
+    for (const tool of tools) {
+      const takesCursor = Object.keys(tool.inputSchema.properties ?? {}).includes('cursor');
+      expect(tool.description!.includes(pagingText), tool.name).to.equal(takesCursor);
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // One page by design: their descriptions must not send an agent after a next page.
+    for (const name of ['suggest_trademarks', 'compute_deadlines', 'list_offices', 'get_trademarks_batch'])
+      expect(byName.get(name)?.description).not.to.contain(pagingText);
+    expect(byName.get('search_trademarks')?.description).to.contain(pagingText);
+    // Secrets are redacted from tool results (the test below), so the description says so instead of "shown this once".
+    const create = byName.get('marque_webhooks_create')!.description!;
+    expect(create).to.contain('redacted');
+    expect(create).not.to.contain('shown this once');
+  });
+
   it('answers reads: search, detail, owner, a reference list, deadlines and the account', async () => {
     const found = await call<{ data: Array<{ id: string; owner_id: string | null }> }>('search_trademarks', { offices: ['US'], limit: 5 });
     expect(found.data.length).to.be.within(1, 5);

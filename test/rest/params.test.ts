@@ -91,7 +91,15 @@ describe('rest/params: request conventions', () => {
 
   it('tells a wrong-kind ID (id_type_mismatch) from a malformed one (validation_error)', () => {
     rejects(() => parseQueryString('owner_id=tm_0123456789abcdefghjk', specs), 'id_type_mismatch', 'expected an ID starting with own_');
-    rejects(() => parseQueryString('owner_id=bogus', specs), 'validation_error', 'owner_id: must be an ID starting with own_');
+    rejects(() => parseQueryString('owner_id=bogus', specs), 'validation_error', 'owner_id: must be an ID: own_ followed by');
+  });
+
+  it('names the rule an ID with the right prefix breaks: its body is lowercase base32, without i, l, o and u', () => {
+    rejects(
+      () => parseQueryString('owner_id=own_nonexistent1', specs),
+      'validation_error',
+      "owner_id: must be an ID: own_ followed by 1 to 64 lowercase letters and digits other than i, l, o and u (got 'own_nonexistent1')",
+    );
   });
 
   it('enforces string length', () => {
