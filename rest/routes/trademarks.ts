@@ -123,7 +123,8 @@ export const trademarkRoutes: readonly RouteDef[] = [
     path: '/v1/trademarks/:id',
     operation: 'GetTrademark',
     summary: 'Retrieve a trademark',
-    description: 'The full trademark record, read from the source of truth (immediately consistent), with its computed opposition window.',
+    description:
+      "The full trademark record, read from the source of truth (immediately consistent), with its computed opposition window. renewal_due_date is the office's next renewal only: every maintenance deadline (declarations of use, grace periods, what missing each costs) comes from POST /v1/deadlines/compute with the record's jurisdiction, filing_route, status.stage and dates, or from a portfolio's deadlines.",
     contract: 'named-without-detail',
     query: [],
     envelope: 'single',

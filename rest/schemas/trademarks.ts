@@ -161,7 +161,9 @@ export const trademarkDetailSchema: JsonSchema = named(
       publication_date: nullableDate(),
       registration_date: nullableDate(),
       expiry_date: nullableDate(),
-      renewal_due_date: nullableDate(),
+      renewal_due_date: nullableDate(
+        'The next renewal as the office records it; other maintenance deadlines (declarations of use, grace periods) are computed by POST /v1/deadlines/compute.',
+      ),
       termination_date: nullableDate(),
       international_registration_date: nullableDate(),
       designation_date: nullableDate(),
