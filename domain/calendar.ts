@@ -78,6 +78,8 @@ interface CalendarState {
   extraHolidays: ReadonlySet<string>;
   extraClosedDays: readonly string[];
   openDays: ReadonlySet<IsoDate>;
+  /** The last year the open days are known for (the latest year listed), or null: no worked weekends. */
+  openDaysThrough: number | null;
   closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
 }
 
@@ -113,6 +115,7 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
       extraHolidays: new Set(extraHolidays.map(({ name }) => name)),
       extraClosedDays,
       openDays: new Set(extraOpenDays),
+      openDaysThrough: extraOpenDays.length === 0 ? null : Math.max(...extraOpenDays.map(yearOf)),
       closedDaysByYear: new Map(),
     };
     statesByKey.set(key, state);
@@ -212,23 +215,38 @@ export interface RollResult {
   date: IsoDate;
   /** True when `date` differs from the input. */
   rolled: boolean;
-  /** True when both the input and the result lie within CALENDAR_COVERAGE. */
+  /**
+   * True when both the input and the result lie within CALENDAR_COVERAGE, and the roll passed no
+   * weekend day that may yet be announced as a working day (mayBeWorkedWeekend).
+   */
   covered: boolean;
 }
 
 /** No real calendar closes an office for this long; the bound only guards against a bad spec. */
 const MAX_ROLL_DAYS = 60;
 
+/**
+ * Whether `date`, a weekend day, might be a working day nobody has announced yet: the calendar
+ * lists worked weekend days (China's make-up working days, set each year by the State Council),
+ * and not yet for this year.
+ */
+function mayBeWorkedWeekend(state: CalendarState, date: IsoDate): boolean {
+  return state.openDaysThrough !== null && yearOf(date) > state.openDaysThrough && isWeekend(date);
+}
+
 export function rollForward(date: IsoDate, calendar: string | BusinessCalendarSpec): RollResult {
+  const state = stateFor(calendar);
   let candidate = date;
+  let passedUnknownWeekend = false;
   for (let step = 0; !isBusinessDay(candidate, calendar); step += 1) {
     if (step >= MAX_ROLL_DAYS) throw new RangeError(`no business day within ${MAX_ROLL_DAYS} days after ${date}`);
+    passedUnknownWeekend ||= mayBeWorkedWeekend(state, candidate);
     candidate = addDays(candidate, 1);
   }
   return {
     date: candidate,
     rolled: candidate !== date,
-    covered: isWithinCalendarCoverage(date) && isWithinCalendarCoverage(candidate),
+    covered: isWithinCalendarCoverage(date) && isWithinCalendarCoverage(candidate) && !passedUnknownWeekend,
   };
 }
 
@@ -248,7 +266,7 @@ export interface LastDay {
   rolled: boolean;
   /** True when the roll was skipped because the day is long past and outside coverage. */
   roll_skipped: boolean;
-  /** False when no calendar applies or a date involved lies outside CALENDAR_COVERAGE. */
+  /** False when no calendar applies, a date involved lies outside CALENDAR_COVERAGE, or the roll passed a weekend day that may yet be worked. */
   covered: boolean;
 }
 

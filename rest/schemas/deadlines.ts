@@ -57,7 +57,7 @@ export const computedDeadlineSchema: JsonSchema = named(
     recurring: bool(),
     optional: bool('Optional filings such as incontestability declarations.'),
     approximate: bool(
-      `True when due_date or grace_expiry lies outside holiday-calendar coverage (${CALENDAR_COVERAGE.firstYear}-${CALENDAR_COVERAGE.lastYear}): it was rolled on holidays predicted by rule (a later holiday or closure may move it), or, long past, not rolled.`,
+      `True when due_date or grace_expiry lies outside holiday-calendar coverage (${CALENDAR_COVERAGE.firstYear}-${CALENDAR_COVERAGE.lastYear}): it was rolled on holidays predicted by rule (a later holiday or closure may move it), or, long past, not rolled; or when it was rolled past a weekend day of a year whose worked weekend days are not yet announced (CN: the State Council sets its make-up working days each year, and the rule corpus lists the years announced).`,
     ),
   }),
 );
@@ -111,7 +111,9 @@ export const oppositionWindowComputationSchema: JsonSchema = named(
       extended_window_closes_nominal: nullableDate(),
       days_remaining: nullableInt('Days from as_of_date to window_closes; negative once closed.'),
       must_act_by: nullableDate('The date to docket (window_closes); a real date even for long-closed windows.'),
-      approximate: bool('True when a close lies outside holiday-calendar coverage (or the roll was skipped for a long-closed window).'),
+      approximate: bool(
+        'True when a close lies outside holiday-calendar coverage (or the roll was skipped for a long-closed window), or was rolled past a weekend day of a year whose worked weekend days are not yet announced (CN: the State Council sets its make-up working days each year, and the rule corpus lists the years announced).',
+      ),
       ...oppositionRuleTerms,
       window_starts_on: nullableOneOf(WINDOW_STARTS_ON),
       office_time_zone: nullableStr(),

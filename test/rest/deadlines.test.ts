@@ -387,6 +387,23 @@ describe('REST: deadlines and opposition windows', function () {
       const windows = (await window.json()) as ListBody;
       expect(windows.data[0]).to.include({ window_opens: '2024-11-09', window_closes_nominal: '2025-02-08', window_closes: '2025-02-08', status: 'closed' });
     });
+    it('flags a last day rolled past a weekend of a year whose make-up working days are not yet announced', async function () {
+      // Known through 2026: expiry Saturday 2026-02-14 is a make-up working day (due that day);
+      // expiry Saturday 2026-03-14 is an ordinary Saturday (due Monday 2026-03-16). 2027 is not yet
+      // announced: expiry Saturday 2027-03-13 is rolled to Monday 2027-03-15, but it may be worked.
+      // Graces (6 months): Friday 2026-08-14, Monday 2026-09-14, Monday 2027-09-13, none rolled.
+      const response = await app.post('/v1/deadlines/compute', {
+        items: ['2026-02-14', '2026-03-14', '2027-03-13'].map((expiry_date) => ({ jurisdiction: 'CN', expiry_date })),
+        as_of_date: '2025-06-01',
+      });
+      const body = (await response.json()) as ListBody<Computation>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.data.map((c) => c.deadlines[0]).map((d) => [d!.due_date, d!.grace_expiry, d!.approximate])).to.deep.equal([
+        ['2026-02-14', '2026-08-14', false],
+        ['2026-03-16', '2026-09-14', false],
+        ['2027-03-15', '2027-09-13', true],
+      ]);
+    });
   });
 
   describe('POST /v1/opposition-windows/compute', function () {

@@ -21,6 +21,7 @@ export interface Deadline {
   recurring: boolean;
   trigger_field: string;
   consequence_if_missed: string;
+  approximate: boolean;
 }
 
 export interface Computation {
