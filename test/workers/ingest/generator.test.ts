@@ -123,6 +123,9 @@ const REASONS_BY_STAGE: Partial<Record<StatusStage, ReadonlyArray<string | null>
   pending_issuance: [null],
 };
 
+/** Offices whose only opposition rules run from the publication of the registration. */
+const OPPOSING_REGISTRATIONS = ['JP', 'DE', 'CH'];
+
 const FIFTEEN_OFFICES = ['US', 'EM', 'GB', 'WO', 'CN', 'JP', 'KR', 'CA', 'AU', 'DE', 'FR', 'IN', 'BR', 'MX', 'CH'];
 
 describe('workers/ingest/generator', function () {
@@ -228,7 +231,12 @@ describe('workers/ingest/generator', function () {
         if (tm.publication_date !== null) expect(tm.filing_date <= tm.publication_date && tm.publication_date < TODAY, where).to.equal(true);
         if (tm.registration_date !== null) {
           expect(tm.filing_date <= tm.registration_date && tm.registration_date < TODAY, where).to.equal(true);
-          if (tm.publication_date !== null) expect(tm.publication_date <= tm.registration_date, where).to.equal(true);
+          // JP, DE and CH publish the registration for opposition; the others the application.
+          if (tm.publication_date !== null)
+            expect(
+              OPPOSING_REGISTRATIONS.includes(tm.office_code) ? tm.publication_date > tm.registration_date : tm.publication_date <= tm.registration_date,
+              where,
+            ).to.equal(true);
           expect(tm.expiry_date !== null && tm.expiry_date > tm.registration_date, where).to.equal(true);
           expect(tm.registration_number, where).to.be.a('string');
         }
@@ -282,6 +290,20 @@ describe('workers/ingest/generator', function () {
       }
       expect(checked).to.be.greaterThan(500);
       expect([...reformed].sort()).to.deep.equal(['CA', 'MX']);
+    });
+
+    it('holds no JP, DE or CH application in an opposition stage: their oppositions run from the published registration (data/rules.json)', () => {
+      const corpus = loadRuleCorpus(dataFile('rules.json'));
+      for (const office of OPPOSING_REGISTRATIONS) {
+        const triggers = new Set(corpus.opposition_rules.filter((rule) => rule.office_code === office).map((rule) => rule.trigger_event));
+        expect([...triggers], office).to.deep.equal(['registration_publication']);
+      }
+      const marks = catalog.trademarks.filter((tm) => OPPOSING_REGISTRATIONS.includes(tm.office_code));
+      expect(marks.length).to.be.greaterThan(50);
+      const opposition = marks.filter((tm) => ['published', 'opposition_period', 'pending_opposition'].includes(tm.status.stage));
+      expect(opposition.map((tm) => `${tm._id} ${tm.office_code} ${tm.status.stage}`)).to.deep.equal([]);
+      const published = marks.filter((tm) => tm.registration_date !== null && tm.publication_date !== null);
+      expect(published.length).to.be.greaterThan(20);
     });
 
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {

@@ -218,6 +218,11 @@ class Simulation {
     // A partial refusal drops a class (never once a proceeding has contested the classes).
     const keptClasses =
       this.proceedings.length === 0 && this.state.classes.length > 1 && this.random.chance(0.08) ? this.state.classes.slice(0, -1) : this.state.classes;
+    if (office.opposes === 'registrations') {
+      // Nothing is published for opposition before registration (register publishes the registration).
+      if (!this.step(day, [], { classes: keptClasses })) return;
+      return this.registerAfterExamination(day);
+    }
     if (!this.step(day, ['approved_for_publication'], { stage: 'pending_publication', reason: 'awaiting_publication', classes: keptClasses })) return;
     const [minDelay, maxDelay] = office.publicationDelayDays;
     const publicationDay = Math.max(day + this.random.int(14, 45), filingDay + this.random.int(minDelay, maxDelay));
@@ -259,6 +264,13 @@ class Simulation {
       }
     }
 
+    this.registerAfterExamination(day);
+  }
+
+  /** From the end of examination (and opposition, where it comes first) to the registration. */
+  private registerAfterExamination(day: number): void {
+    const { office, kind } = this.input;
+    const isUs = office.code === 'US';
     let registrationDay: number;
     if (isUs && kind === 'national' && this.random.chance(0.45)) {
       const allowanceDay = day + this.random.int(30, 70);
@@ -306,6 +318,11 @@ class Simulation {
       expiry,
     };
     if (!this.step(noticeDay, ['registered'], changes)) return;
+    if (office.opposes === 'registrations' && kind !== 'international') {
+      // The gazette publishes the registration weeks later; its opposition period runs from then.
+      const publicationDay = registrationDate + this.random.int(14, 60);
+      if (!this.step(publicationDay, ['published'], { publication: publicationDay })) return;
+    }
     if (this.input.priorityCorrected && this.random.chance(0.7)) this.correctPriority(noticeDay);
     this.maintain(registrationDate, kind);
   }

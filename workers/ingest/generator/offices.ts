@@ -73,6 +73,12 @@ export interface OfficeProfile {
   term: TermBasis;
   /** The term law before a reform within the generated years, as data/rules.json states it. */
   earlierTerm?: EarlierTerm;
+  /**
+   * Whether third parties oppose the application, before registration (most offices), or the
+   * registration once it is published (JP, DE, CH: their opposition rules in data/rules.json
+   * run from registration_publication).
+   */
+  opposes: 'applications' | 'registrations';
   publicationDelayDays: readonly [number, number];
   oppositionMonths: number;
   /** Source format of the first observation, then of later refreshes. */
@@ -119,6 +125,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ['2026-11-01', 7950000],
     ]),
     term: 'registration',
+    opposes: 'applications',
     publicationDelayDays: [200, 330],
     oppositionMonths: 1,
     sourceFormats: ['xml_dtd', 'xml_st96'],
@@ -146,6 +153,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [25, 80],
     oppositionMonths: 3,
     sourceFormats: ['json', 'json'],
@@ -170,6 +178,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [20, 60],
     oppositionMonths: 0,
     sourceFormats: ['xml_st96', 'xml_st96'],
@@ -197,6 +206,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [20, 60],
     oppositionMonths: 2,
     sourceFormats: ['json', 'json'],
@@ -225,6 +235,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'registration',
+    opposes: 'applications',
     publicationDelayDays: [180, 300],
     oppositionMonths: 3,
     sourceFormats: ['json', 'json'],
@@ -248,6 +259,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ['2026-11-01', 6950000],
     ]),
     term: 'registration',
+    opposes: 'registrations',
     publicationDelayDays: [20, 60],
     oppositionMonths: 2,
     sourceFormats: ['xml_dtd', 'xml_dtd'],
@@ -274,6 +286,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ],
     ),
     term: 'registration',
+    opposes: 'applications',
     publicationDelayDays: [120, 300],
     oppositionMonths: 2,
     sourceFormats: ['xml_dtd', 'xml_dtd'],
@@ -309,6 +322,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ],
     ),
     term: 'registration',
+    opposes: 'applications',
     // Trademarks Act before 17 June 2019: 15-year terms, renewed for 15 (rules: CA.national.renewal_transitional_15yr, …_legacy).
     earlierTerm: { until: dayOf('2019-06-17'), basis: 'registration', years: 15 },
     publicationDelayDays: [400, 900],
@@ -334,6 +348,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [100, 250],
     oppositionMonths: 2,
     sourceFormats: ['json', 'json'],
@@ -354,6 +369,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'registrations',
     publicationDelayDays: [60, 180],
     oppositionMonths: 3,
     sourceFormats: ['xml_st96', 'xml_st96'],
@@ -378,6 +394,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [30, 60],
     oppositionMonths: 2,
     sourceFormats: ['xml_dtd', 'xml_dtd'],
@@ -402,6 +419,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [100, 600],
     oppositionMonths: 4,
     sourceFormats: ['json', 'json'],
@@ -426,6 +444,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'registration',
+    opposes: 'applications',
     publicationDelayDays: [20, 60],
     oppositionMonths: 2,
     sourceFormats: ['xml_dtd', 'xml_dtd'],
@@ -458,6 +477,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ['2026-11-01', 2850000],
     ]),
     term: 'registration',
+    opposes: 'applications',
     // Before the reform of 10 August 2018 a term ran from the filing date (rules: MX.national.renewal_10yr_legacy).
     earlierTerm: { until: dayOf('2018-08-10'), basis: 'filing', years: 10 },
     publicationDelayDays: [30, 120],
@@ -483,6 +503,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
       ['2026-11-01', 845000],
     ]),
     term: 'filing',
+    opposes: 'registrations',
     publicationDelayDays: [60, 200],
     oppositionMonths: 3,
     sourceFormats: ['xml_st96', 'xml_st96'],
@@ -509,6 +530,7 @@ const PROFILES: ReadonlyArray<Omit<OfficeProfile, 'jurisdictionCode'>> = [
     designationSeries: null,
     registrationSeries: null,
     term: 'filing',
+    opposes: 'applications',
     publicationDelayDays: [20, 60],
     oppositionMonths: 2,
     sourceFormats: ['xml_dtd', 'xml_dtd'],
