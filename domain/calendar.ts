@@ -28,6 +28,12 @@ export interface BusinessCalendarSpec {
   extraClosedDays?: readonly string[];
   /** Days the office works though they are weekend days (or holidays): `YYYY-MM-DD`. */
   extraOpenDays?: readonly IsoDate[];
+  /**
+   * The last year date-holidays lists all of the calendar's holidays for, when before
+   * CALENDAR_COVERAGE ends (its lunar holidays run out sooner for some countries): later years
+   * are outside the calendar's coverage.
+   */
+  holidaysKnownThrough?: number;
 }
 
 export interface ExtraHoliday {
@@ -80,6 +86,8 @@ interface CalendarState {
   openDays: ReadonlySet<IsoDate>;
   /** The last year the open days are known for (the latest year listed), or null: no worked weekends. */
   openDaysThrough: number | null;
+  /** The last year of this calendar's coverage. */
+  coveredThrough: number;
   closedDaysByYear: Map<number, ReadonlySet<IsoDate>>;
 }
 
@@ -94,7 +102,16 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
   const extraHolidays = spec.extraHolidays ?? [];
   const extraClosedDays = spec.extraClosedDays ?? [];
   const extraOpenDays = spec.extraOpenDays ?? [];
-  const key = [spec.id, closedTypes, openHolidays, extraHolidays.map(({ rule, name }) => `${rule}=${name}`), extraClosedDays, extraOpenDays].join('|');
+  const coveredThrough = Math.min(CALENDAR_COVERAGE.lastYear, spec.holidaysKnownThrough ?? CALENDAR_COVERAGE.lastYear);
+  const key = [
+    spec.id,
+    closedTypes,
+    openHolidays,
+    extraHolidays.map(({ rule, name }) => `${rule}=${name}`),
+    extraClosedDays,
+    extraOpenDays,
+    coveredThrough,
+  ].join('|');
   let state = statesByKey.get(key);
   if (!state) {
     if (!isKnownCalendarId(spec.id)) throw new RangeError(`unknown holiday calendar: ${spec.id}`);
@@ -116,6 +133,7 @@ function stateForSpec(spec: BusinessCalendarSpec): CalendarState {
       extraClosedDays,
       openDays: new Set(extraOpenDays),
       openDaysThrough: extraOpenDays.length === 0 ? null : Math.max(...extraOpenDays.map(yearOf)),
+      coveredThrough,
       closedDaysByYear: new Map(),
     };
     statesByKey.set(key, state);
@@ -216,14 +234,20 @@ export interface RollResult {
   /** True when `date` differs from the input. */
   rolled: boolean;
   /**
-   * True when both the input and the result lie within CALENDAR_COVERAGE, and the roll passed no
-   * weekend day that may yet be announced as a working day (mayBeWorkedWeekend).
+   * True when both the input and the result lie within CALENDAR_COVERAGE and the calendar's own
+   * (holidaysKnownThrough), and the roll passed no weekend day that may yet be announced as a
+   * working day (mayBeWorkedWeekend).
    */
   covered: boolean;
 }
 
 /** No real calendar closes an office for this long; the bound only guards against a bad spec. */
 const MAX_ROLL_DAYS = 60;
+
+/** Within CALENDAR_COVERAGE and the years the calendar's holidays are known for. */
+function isCoveredBy(state: CalendarState, date: IsoDate): boolean {
+  return isWithinCalendarCoverage(date) && yearOf(date) <= state.coveredThrough;
+}
 
 /**
  * Whether `date`, a weekend day, might be a working day nobody has announced yet: the calendar
@@ -246,7 +270,7 @@ export function rollForward(date: IsoDate, calendar: string | BusinessCalendarSp
   return {
     date: candidate,
     rolled: candidate !== date,
-    covered: isWithinCalendarCoverage(date) && isWithinCalendarCoverage(candidate) && !passedUnknownWeekend,
+    covered: isCoveredBy(state, date) && isCoveredBy(state, candidate) && !passedUnknownWeekend,
   };
 }
 

@@ -4,7 +4,16 @@
  * code. `loadRuleCorpus` validates the parsed JSON once at start and throws `RuleCorpusError`
  * naming the first bad path, so a malformed corpus fails loudly instead of computing wrong dates.
  */
-import { HOLIDAY_TYPES, isHolidayRule, isKnownCalendarId, isWeekend, type BusinessCalendarSpec, type ExtraHoliday, type HolidayType } from './calendar';
+import {
+  CALENDAR_COVERAGE,
+  HOLIDAY_TYPES,
+  isHolidayRule,
+  isKnownCalendarId,
+  isWeekend,
+  type BusinessCalendarSpec,
+  type ExtraHoliday,
+  type HolidayType,
+} from './calendar';
 import { isIsoDate, isTimeZone, type IsoDate } from './dates';
 
 export const TRIGGER_FIELDS = [
@@ -151,6 +160,8 @@ export interface CalendarDefinition {
   extra_closed_days: string[];
   /** Weekend days the office works (China's make-up working days), `YYYY-MM-DD`. */
   extra_open_days: IsoDate[];
+  /** The last year date-holidays lists all the calendar's holidays for, when before calendar coverage ends; null: through it. */
+  holidays_known_through: number | null;
   notes: string;
   sources: RuleSource[];
 }
@@ -210,6 +221,8 @@ export function calendarSpecFor(corpus: RuleCorpus, id: string): BusinessCalenda
           extraHolidays: definition.extra_holidays,
           extraClosedDays: definition.extra_closed_days,
           extraOpenDays: definition.extra_open_days,
+          // Absent rather than undefined where unset: the spec is compared as JSON (data/closed-days.json).
+          ...(definition.holidays_known_through === null ? {} : { holidaysKnownThrough: definition.holidays_known_through }),
         }
       : { id };
     specs.set(id, spec);
@@ -339,6 +352,17 @@ function extraHolidaysAt(obj: JsonObject, path: string): ExtraHoliday[] {
   });
 }
 
+function knownThroughAt(obj: JsonObject, path: string): number | null {
+  const year = obj['holidays_known_through'];
+  if (year === undefined || year === null) return null;
+  if (!Number.isInteger(year) || (year as number) < CALENDAR_COVERAGE.firstYear || (year as number) >= CALENDAR_COVERAGE.lastYear)
+    throw new RuleCorpusError(
+      `${path}.holidays_known_through`,
+      `must be a year from ${CALENDAR_COVERAGE.firstYear} to ${CALENDAR_COVERAGE.lastYear - 1} (coverage ends ${CALENDAR_COVERAGE.lastYear} anyway)`,
+    );
+  return year as number;
+}
+
 function readCalendar(id: string, value: unknown): CalendarDefinition {
   const path = `calendars.${id}`;
   if (!isKnownCalendarId(id)) throw new RuleCorpusError(path, 'date-holidays does not know this calendar id');
@@ -360,6 +384,7 @@ function readCalendar(id: string, value: unknown): CalendarDefinition {
     extra_holidays: obj['extra_holidays'] === undefined ? [] : extraHolidaysAt(obj, path),
     extra_closed_days: extraClosedDays,
     extra_open_days: extraOpenDays,
+    holidays_known_through: knownThroughAt(obj, path),
     notes: optionalStringAt(obj, 'notes', path) ?? '',
     sources: sourcesAt(obj, 'sources', path, false),
   };

@@ -30,6 +30,11 @@ const commonExtensionSchema = named(
   ),
 );
 
+/** When a computed last day is approximate: the holiday data it rests on is not known to be complete. */
+const APPROXIMATE_WHEN =
+  `lies outside holiday-calendar coverage (${CALENDAR_COVERAGE.firstYear}-${CALENDAR_COVERAGE.lastYear}, or fewer years where the holiday data of an office's calendar runs out sooner, such as the lunar holidays of TH, SG and ID: holidays_known_through in the rule corpus's calendars), ` +
+  'or was rolled past a weekend day of a year whose worked weekend days are not yet announced (CN: the State Council sets its make-up working days each year, and the rule corpus lists the years announced)';
+
 export const computedDeadlineSchema: JsonSchema = named(
   'ComputedDeadline',
   object({
@@ -57,7 +62,7 @@ export const computedDeadlineSchema: JsonSchema = named(
     recurring: bool(),
     optional: bool('Optional filings such as incontestability declarations.'),
     approximate: bool(
-      `True when due_date or grace_expiry lies outside holiday-calendar coverage (${CALENDAR_COVERAGE.firstYear}-${CALENDAR_COVERAGE.lastYear}): it was rolled on holidays predicted by rule (a later holiday or closure may move it), or, long past, not rolled; or when it was rolled past a weekend day of a year whose worked weekend days are not yet announced (CN: the State Council sets its make-up working days each year, and the rule corpus lists the years announced).`,
+      `True when due_date or grace_expiry ${APPROXIMATE_WHEN}; a date outside coverage was rolled on holidays predicted by rule (a later holiday or closure may move it), or, long past, not rolled.`,
     ),
   }),
 );
@@ -111,9 +116,7 @@ export const oppositionWindowComputationSchema: JsonSchema = named(
       extended_window_closes_nominal: nullableDate(),
       days_remaining: nullableInt('Days from as_of_date to window_closes; negative once closed.'),
       must_act_by: nullableDate('The date to docket (window_closes); a real date even for long-closed windows.'),
-      approximate: bool(
-        'True when a close lies outside holiday-calendar coverage (or the roll was skipped for a long-closed window), or was rolled past a weekend day of a year whose worked weekend days are not yet announced (CN: the State Council sets its make-up working days each year, and the rule corpus lists the years announced).',
-      ),
+      approximate: bool(`True when a close ${APPROXIMATE_WHEN}, or its roll was skipped for a long-closed window.`),
       ...oppositionRuleTerms,
       window_starts_on: nullableOneOf(WINDOW_STARTS_ON),
       office_time_zone: nullableStr(),

@@ -93,6 +93,11 @@ describe('domain/rules', () => {
         (c) => (c.calendars['CN']!.extra_open_days = ['2025-02-30']),
         /2025-02-30 is not the YYYY-MM-DD of a Saturday or Sunday/,
       ],
+      [
+        'a known-through year at or past coverage',
+        (c) => (c.calendars['TH']!.holidays_known_through = 2035),
+        /calendars\.TH\.holidays_known_through: must be a year from 2000 to 2034/,
+      ],
       ['a bad time zone', (c) => (c.opposition_rules[0]!.office_time_zone = 'America/Nowhere'), /office_time_zone: unknown time zone/],
       ['both window lengths', (c) => (c.opposition_rules[0]!.window_months = 1), /exactly one of window_months and window_days/],
       ['a bad trigger event', (c) => (c.opposition_rules[0]!.trigger_event = 'filing'), /trigger_event: must be one of/],

@@ -406,6 +406,33 @@ describe('REST: deadlines and opposition windows', function () {
     });
   });
 
+  describe('opposition windows where the holiday data runs out before 2035', function () {
+    it('flags a close in a year whose lunar holidays the calendar lacks (TH, SG after 2026) and not one before', async function () {
+      // date-holidays lists Thailand's Buddhist holidays and Singapore's Vesak Day through 2026.
+      // TH: 60 days from publication: 2026-01-05 → Friday 2026-03-06; 2028-01-05 → Sunday
+      // 2028-03-05, rolled to Monday 2028-03-06. SG: two months: 2026-03-20 → Wednesday
+      // 2026-05-20; 2027-03-20 → Thursday 2027-05-20, around the year's Vesak Day.
+      const item = (office: string, publication_date: string) => ({
+        office,
+        filing_route: 'domestic',
+        trigger_event: 'application_publication',
+        publication_date,
+      });
+      const response = await app.post('/v1/opposition-windows/compute', {
+        items: [item('TH', '2026-01-05'), item('TH', '2028-01-05'), item('SG', '2026-03-20'), item('SG', '2027-03-20')],
+        as_of_date: '2025-12-01',
+      });
+      const body = (await response.json()) as ListBody<{ window_closes: string; approximate: boolean }>;
+      expect(response.status, JSON.stringify(body)).to.equal(200);
+      expect(body.data.map((w) => [w.window_closes, w.approximate])).to.deep.equal([
+        ['2026-03-06', false],
+        ['2028-03-06', true],
+        ['2026-05-20', false],
+        ['2027-05-20', true],
+      ]);
+    });
+  });
+
   describe('POST /v1/opposition-windows/compute', function () {
     it('computes the EUIPO and USPTO corpus examples', async function () {
       const response = await app.post('/v1/opposition-windows/compute', {
