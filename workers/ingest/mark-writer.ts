@@ -4,10 +4,11 @@
  *
  * `write` takes the full desired state of office records (MarkInput) and `amend` the additions
  * of sources that do not restate the whole record (MarkAmendment). Each call of `write` is one
- * `store.transaction` (`amend` takes one per 2,000 marks or 50,000 owner-history rows): the parties it matched or created, every new `TrademarkDoc` version
- * (`version` + 1, or 1 when new), one `TrademarkChangeDoc` per version (changed_fields with old
- * and new values, domain/trademark-changes.ts), the new prosecution events, and for `write` the
- * source observation and its raw record. The DocumentStore appends the trademark and party writes
+ * `store.transaction` (`amend` takes one per 2,000 marks or 50,000 owner-history rows): the
+ * parties it matched or created, every new `TrademarkDoc` version (`version` + 1, or 1 when new),
+ * one `TrademarkChangeDoc` per version (changed_fields with old and new values,
+ * domain/trademark-changes.ts), the new prosecution events, and for `write` the source
+ * observation and its raw record. The DocumentStore appends the trademark and party writes
  * to its change feed itself, so the indexer, watches and webhooks see them like any other change.
  *
  * Which version wins (office records): the source's data date (USPTO transaction-date).
