@@ -222,7 +222,10 @@ export function isWeekend(date: IsoDate): boolean {
 }
 
 export function isBusinessDay(date: IsoDate, calendar: string | BusinessCalendarSpec): boolean {
-  const state = stateFor(calendar);
+  return isBusinessDayIn(stateFor(calendar), date);
+}
+
+function isBusinessDayIn(state: CalendarState, date: IsoDate): boolean {
   if (state.openDays.has(date)) return true;
   if (isWeekend(date)) return false;
   return !closedDaysOf(state, yearOf(date)).has(date);
@@ -262,7 +265,7 @@ export function rollForward(date: IsoDate, calendar: string | BusinessCalendarSp
   const state = stateFor(calendar);
   let candidate = date;
   let passedUnknownWeekend = false;
-  for (let step = 0; !isBusinessDay(candidate, calendar); step += 1) {
+  for (let step = 0; !isBusinessDayIn(state, candidate); step += 1) {
     if (step >= MAX_ROLL_DAYS) throw new RangeError(`no business day within ${MAX_ROLL_DAYS} days after ${date}`);
     passedUnknownWeekend ||= mayBeWorkedWeekend(state, candidate);
     candidate = addDays(candidate, 1);

@@ -78,7 +78,7 @@ export const OFFICE_YEARS_TEXT = `in the years ${OFFICE_YEARS.first} to ${OFFICE
 export const isOfficeYear = (year: number): boolean => year >= OFFICE_YEARS.first && year <= OFFICE_YEARS.last;
 
 export function isWithinOfficeYears(date: IsoDate): boolean {
-  return isOfficeYear(Number(date.slice(0, 4)));
+  return isOfficeYear(yearOf(date));
 }
 
 export function formatIsoDate({ year, month, day }: CivilDate): IsoDate {

@@ -122,7 +122,7 @@ export interface ComputedDeadline {
   consequence_if_missed: string;
   recurring: boolean;
   optional: boolean;
-  /** Its due date or grace expiry lies outside holiday-calendar coverage, so its roll rests on predicted holidays (or was skipped). */
+  /** Its due date or grace expiry rests on holiday data not known to be complete (calendar.ts RollResult.covered), or its roll was skipped. */
   approximate: boolean;
 }
 
