@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Collection, DocumentStore, StoredDocument } from '../../../datasources/ports';
 import { addDays } from '../../../domain/dates';
 import { computeDeadlines } from '../../../domain/deadlines';
+import { computeOppositionWindow, oppositionTriggerFor } from '../../../domain/opposition';
 import { catalogId } from '../../../domain/ids';
 import { deadlineInputOf } from '../../../domain/mark-deadlines';
 import { loadRuleCorpus } from '../../../domain/rules';
@@ -304,6 +305,32 @@ describe('workers/ingest/generator', function () {
       expect(opposition.map((tm) => `${tm._id} ${tm.office_code} ${tm.status.stage}`)).to.deep.equal([]);
       const published = marks.filter((tm) => tm.registration_date !== null && tm.publication_date !== null);
       expect(published.length).to.be.greaterThan(20);
+    });
+
+    it('files JP, DE and CH oppositions against the published registration, on a day its window (data/rules.json) is open', () => {
+      const corpus = loadRuleCorpus(dataFile('rules.json'));
+      const marks = new Map(catalog.trademarks.map((tm) => [tm._id, tm]));
+      const oppositions = catalog.proceedings.filter((p) => p.proceeding_type === 'opposition' && OPPOSING_REGISTRATIONS.includes(p.office_code));
+      expect(oppositions.length).to.be.greaterThan(0);
+      for (const opposition of oppositions) {
+        const tm = marks.get(opposition.trademark_ids[0] as string) as TrademarkDoc;
+        expect(tm.registration_date, tm._id).to.not.equal(null);
+        expect(opposition.filed_date > (tm.registration_date as string), tm._id).to.equal(true);
+        expect(tm.filing_route, tm._id).to.equal('national');
+        const trigger = oppositionTriggerFor(corpus, { ...tm, filing_route: 'domestic' });
+        expect(trigger.trigger_event).to.equal('registration_publication');
+        expect(trigger.estimated, tm._id).to.equal(false);
+        const window = computeOppositionWindow(corpus, {
+          ...trigger,
+          office_code: tm.office_code,
+          publication_date: trigger.publication_date as string,
+          as_of_date: opposition.filed_date,
+        });
+        expect(window.status, `${tm._id} ${tm.office_code} published ${tm.publication_date}, opposed ${opposition.filed_date}`).to.equal('open');
+        // Pending, it leaves the mark registered with the challenge; upheld, the registration is revoked.
+        if (opposition.status === 'pending') expect(tm.status.challenge_states).to.deep.equal(['opposition_pending']);
+        if (opposition.status === 'decided_granted') expect(tm.status.stage).to.equal('invalidated');
+      }
     });
 
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {

@@ -322,9 +322,40 @@ class Simulation {
       // The gazette publishes the registration weeks later; its opposition period runs from then.
       const publicationDay = registrationDate + this.random.int(14, 60);
       if (!this.step(publicationDay, ['published'], { publication: publicationDay })) return;
+      if (kind === 'national' && !this.opposeRegistration(publicationDay)) return;
     }
     if (this.input.priorityCorrected && this.random.chance(0.7)) this.correctPriority(noticeDay);
     this.maintain(registrationDate, kind);
+  }
+
+  /**
+   * An opposition to a published national registration (JP, DE, CH; the rule corpus has no
+   * post-registration rule for their Madrid designations): the mark stays on the register while
+   * it runs; upheld, the registration is revoked from the start (invalidated). False when the mark
+   * died or the simulation reached today.
+   */
+  private opposeRegistration(publicationDay: number): boolean {
+    if (!this.random.chance(this.input.oppositionChance)) return true;
+    const windowEnd = oppositionEnd(this.input.office, publicationDay);
+    const filedDay = publicationDay + this.random.int(15, windowEnd - publicationDay);
+    const opposition = this.proceeding('opposition', filedDay, 'Opposition to the registration based on an earlier mark', this.challenger());
+    if (!this.step(filedDay, ['opposition_filed'], { challenges: ['opposition_pending'] }, opposition)) {
+      this.proceedings.pop();
+      return false;
+    }
+    const decisionDay = filedDay + this.random.int(240, 900);
+    if (decisionDay > LAST_DAY) return false;
+    opposition.decisionDay = decisionDay;
+    if (this.random.chance(0.3)) {
+      opposition.status = 'decided_granted';
+      opposition.outcome = 'opposition upheld; registration revoked';
+      this.die(decisionDay, 'invalidated', 'invalidated_by_decision', ['opposition_terminated', 'cancelled'], opposition);
+      return false;
+    }
+    const roll = this.random.next();
+    opposition.status = roll < 0.7 ? 'decided_rejected' : roll < 0.85 ? 'withdrawn' : 'settled';
+    opposition.outcome = roll < 0.7 ? 'opposition rejected; registration maintained' : roll < 0.85 ? 'opposition withdrawn' : 'settled by the parties';
+    return this.step(decisionDay, ['opposition_terminated'], { challenges: [] }, opposition);
   }
 
   /** A later correction adds the priority claim the first observation lacked. */
