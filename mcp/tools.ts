@@ -79,8 +79,8 @@ function annotations(route: RouteDef): ToolAnnotations {
     title: route.summary,
     readOnlyHint: readOnly,
     destructiveHint: route.method === 'DELETE',
-    // PATCH and DELETE leave the same state when repeated; a POST that creates does not.
-    idempotentHint: readOnly || route.method === 'PATCH' || route.method === 'DELETE',
+    // PATCH, DELETE and a state-setting POST leave the same state when repeated; a POST that creates does not.
+    idempotentHint: readOnly || route.method === 'PATCH' || route.method === 'DELETE' || route.setsState === true,
     openWorldHint: OUTBOUND_ROUTES.has(route.id),
   };
 }

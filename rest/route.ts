@@ -111,6 +111,12 @@ interface RouteBase {
    * accepted (its syntax checked) but not needed. `none`: GET.
    */
   idempotency: 'required' | 'exempt' | 'none';
+  /**
+   * A POST that sets a state rather than creating something: repeated with the same input, it
+   * changes nothing more (pausing a paused watch, adding marks a portfolio holds). Published as the
+   * MCP tool's idempotentHint.
+   */
+  setsState?: true;
   /** A plan feature the route belongs to; plans without it answer 403 plan_upgrade_required. */
   feature?: Feature;
   pathParams: readonly ParamSpec[];

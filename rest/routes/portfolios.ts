@@ -181,6 +181,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
     contract: 'unnamed',
     mcpTool: change === 'add' ? 'add_portfolio_trademarks' : 'remove_portfolio_trademarks',
     method: 'POST',
+    setsState: true,
     path: change === 'add' ? '/v1/portfolios/:id/trademarks' : '/v1/portfolios/:id/trademarks/remove',
     operation: change === 'add' ? 'AddPortfolioTrademarks' : 'RemovePortfolioTrademarks',
     summary: change === 'add' ? 'Add marks to a portfolio' : 'Remove marks from a portfolio',

@@ -218,13 +218,14 @@ export const watchRoutes: readonly RouteDef[] = [
     contract: 'named-without-detail',
     mcpTool: `${action}_watch`,
     method: 'POST',
+    setsState: true,
     path: `/v1/watches/:id/${action}`,
     operation: action === 'pause' ? 'PauseWatch' : 'ResumeWatch',
     summary: action === 'pause' ? 'Pause a watch' : 'Resume a watch',
     description:
       action === 'pause'
         ? 'Stops evaluation; no alerts until resumed. Pausing a paused watch changes nothing.'
-        : 'Evaluation continues from now (evaluating_since): changes that occurred while the watch was paused are not replayed; preview the query to see them.',
+        : 'Evaluation continues from now (evaluating_since): changes that occurred while the watch was paused are not replayed; preview the query to see them. Resuming an active watch changes nothing.',
     pathParams: [watchIdParam],
     successStatus: 200,
     envelope: 'single',

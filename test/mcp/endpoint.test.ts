@@ -141,6 +141,10 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect(byName.get('search_trademarks')?.annotations).to.include({ readOnlyHint: true, destructiveHint: false });
     expect(byName.get('marque_watches_delete')?.annotations).to.include({ readOnlyHint: false, destructiveHint: true });
     expect(byName.get('marque_watches_create')?.annotations).to.include({ readOnlyHint: false, idempotentHint: false });
+    // POSTs that set a state: repeating one changes nothing more (checked on the watch below).
+    for (const name of ['pause_watch', 'resume_watch', 'add_portfolio_trademarks', 'remove_portfolio_trademarks'])
+      expect(byName.get(name)?.annotations, name).to.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName.get('marque_webhooks_redeliver')?.annotations).to.include({ idempotentHint: false });
     expect(byName.get('get_trademark')?.inputSchema.required).to.deep.equal(['id']);
   });
 
@@ -205,8 +209,16 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
       idempotency_key: 'mcp-watch-1',
     });
     expect(again.id).to.equal(watch.id);
-    expect((await call<{ status: string }>('pause_watch', { id: watch.id })).status).to.equal('paused');
+    // Annotated idempotent: pausing or resuming again (a new call, its own key) leaves the watch as it was.
+    const withoutRequestId = ({ request_id: _requestId, ...rest }: Record<string, unknown>) => rest;
+    const paused = withoutRequestId(await call('pause_watch', { id: watch.id }));
+    expect(paused.status).to.equal('paused');
+    expect(withoutRequestId(await call('pause_watch', { id: watch.id }))).to.deep.equal(paused);
     expect((await call<{ id: string; status: string }>('get_watch', { id: watch.id })).status).to.equal('paused');
+    const resumed = withoutRequestId(await call('resume_watch', { id: watch.id }));
+    expect(resumed.status).to.equal('active');
+    expect(withoutRequestId(await call('resume_watch', { id: watch.id }))).to.deep.equal(resumed);
+    await call('pause_watch', { id: watch.id });
     await call('get_watch_diagnostics', { id: watch.id });
     await call('list_alerts_for_watch', { id: watch.id });
     expect(await call('marque_watches_delete', { id: watch.id })).to.include({ id: watch.id, deleted: true });
