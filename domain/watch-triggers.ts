@@ -6,7 +6,8 @@
  * by the most consequential: an opposition or a cancellation needs action now, a registration or
  * a publication opens deadlines, other status moves and events are for the record.
  */
-import type { AlertTriggerType, TrademarkChangeDoc } from './records';
+import { daysBetween } from './dates';
+import type { AlertTriggerType, TrademarkChangeDoc, TrademarkDoc } from './records';
 import { EVENTS_FIELD, publicFieldName } from './trademark-changes';
 
 export interface ClassifiedTrigger {
@@ -48,11 +49,36 @@ function added(change: TrademarkChangeDoc, field: string, value: string): boolea
 }
 
 /**
- * The trigger of a version: `new_filing` for a first version; otherwise the most consequential
- * of what changed; null when nothing a watcher is told about changed (e.g. only an attorney).
+ * How many days after its filing (or designation) a mark the service sees for the first time is
+ * still a new filing: offices publish new applications within days to a few months.
  */
-export function classifyChange(change: TrademarkChangeDoc): ClassifiedTrigger | null {
-  if (change.change_type === 'created' || change.version === 1) return { type: 'new_filing', event_type: null };
+export const NEW_FILING_DAYS = 180;
+
+/**
+ * The trigger of a first version, `mark` as it left it. Loading an office's back file makes first
+ * versions of marks filed decades ago, many of them dead: those are not news. A live mark filed
+ * within NEW_FILING_DAYS of the day the service saw it is a `new_filing`; an older one whose
+ * opposition period may be running is a `publication` (the window is what a watcher acts on);
+ * any other is no alert (a search or a watch preview finds it).
+ */
+function classifyFirstVersion(change: TrademarkChangeDoc, mark: TrademarkDoc): ClassifiedTrigger | null {
+  if (mark.status.primary === 'inactive') return null;
+  const seen = change.source_data_date ?? change.created_at.slice(0, 10);
+  const filed = [mark.filing_date, mark.designation_date]
+    .filter((date): date is string => date !== null)
+    .sort()
+    .pop();
+  if (filed !== undefined && daysBetween(filed, seen) <= NEW_FILING_DAYS) return { type: 'new_filing', event_type: null };
+  return PUBLISHED_STAGES.has(mark.status.stage) ? { type: 'publication', event_type: null } : null;
+}
+
+/**
+ * The trigger of a version, `mark` as that version left it: for a first version see
+ * classifyFirstVersion; otherwise the most consequential of what changed; null when nothing a
+ * watcher is told about changed (e.g. only an attorney).
+ */
+export function classifyChange(change: TrademarkChangeDoc, mark: TrademarkDoc): ClassifiedTrigger | null {
+  if (change.change_type === 'created' || change.version === 1) return classifyFirstVersion(change, mark);
   const changed = new Set(change.changed_fields.map(publicFieldName));
   const events = addedEventTypes(change);
   const stage = changed.has('status_stage') ? String(change.new_values.status_stage) : null;

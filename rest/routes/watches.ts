@@ -5,6 +5,7 @@
  */
 import { ALERT_STATUSES, WATCH_STATUSES, WATCH_TYPES } from '../../domain/records';
 import { RESOURCE_QUOTAS } from '../../domain/resource-quotas';
+import { NEW_FILING_DAYS } from '../../domain/watch-triggers';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
 import { MAX_ALERT_LOOKUP_IDS } from '../../resolvers/alerts/alerts';
 import { MAX_BULK_WATCHES, WATCH_NAME_MAX_LENGTH } from '../../resolvers/watches/watches';
@@ -40,7 +41,7 @@ const alertFilters: ParamSpec[] = [
 ];
 
 const alertTriggers =
-  'Triggers: new_filing (a mark first seen), publication, registration, opposition_filed, cancellation, status_change, event (another office event), mark_change (text, classes or owner changed), renewal_window_opened (trademark watches: a renewal window of a watched mark opened; checked daily; must_act_by is the renewal due date). ' +
+  `Triggers: new_filing (a mark first seen, filed or designated at most ${NEW_FILING_DAYS} days before; one first seen later, as when an office's back file is loaded, alerts only as publication while its opposition period may run, and not at all when dead), publication, registration, opposition_filed, cancellation, status_change, event (another office event), mark_change (text, classes or owner changed), renewal_window_opened (trademark watches: a renewal window of a watched mark opened; checked daily; must_act_by is the renewal due date). ` +
   'One alert per watch, mark and record version, named by the most consequential trigger of that version.';
 
 export const watchRoutes: readonly RouteDef[] = [

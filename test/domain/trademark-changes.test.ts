@@ -5,7 +5,7 @@
  * under the older storage names (mark_text, owner_ids, attorney_ids) read under the public ones.
  */
 import { expect } from 'chai';
-import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc } from '../../domain/records';
+import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc, type TrademarkStatus } from '../../domain/records';
 import {
   addEvents,
   diffValues,
@@ -188,16 +188,52 @@ describe('domain/watch-triggers: reads change records under the public names, le
   it('an owner or mark text change is news to a filter watch whichever name it is stored under; an attorney change is not', () => {
     for (const field of ['owners', 'owner_ids', 'mark_text_primary', 'mark_text', 'classifications']) {
       expect(isMatchRelevant(change([field], {}, {})), field).to.equal(true);
-      expect(classifyChange(change([field], {}, {})), field).to.deep.equal({ type: 'mark_change', event_type: null });
+      expect(classifyChange(change([field], {}, {}), mark()), field).to.deep.equal({ type: 'mark_change', event_type: null });
     }
     for (const field of ['attorneys', 'attorney_ids']) {
       expect(isMatchRelevant(change([field], {}, {})), field).to.equal(false);
-      expect(classifyChange(change([field], {}, {})), field).to.equal(null);
+      expect(classifyChange(change([field], {}, {}), mark()), field).to.equal(null);
     }
   });
 
   it('an added event is an event trigger', () => {
     const added = change(['events'], { events: [] }, { events: [{ event_type: 'office_action_issued', event_date: '2026-03-01', office_event_code: null }] });
-    expect(classifyChange(added)).to.deep.equal({ type: 'event', event_type: 'office_action_issued' });
+    expect(classifyChange(added, mark())).to.deep.equal({ type: 'event', event_type: 'office_action_issued' });
+  });
+});
+
+describe('domain/watch-triggers: a mark seen for the first time (its change record says seen 2026-02-01)', () => {
+  const first = change([], null, {}, 1);
+  const live = (overrides: Partial<TrademarkDoc>) =>
+    mark({
+      status: { primary: 'pending', stage: 'examining', reason: 'under_examination', challenge_states: [], office_status: null },
+      designation_date: null,
+      ...overrides,
+    });
+  const classify = (overrides: Partial<TrademarkDoc>) => classifyChange(first, live(overrides));
+
+  it('is a new filing when filed up to 180 days before (2025-08-05 is 180 days before 2026-02-01), and not from the 181st day', () => {
+    expect(classify({ filing_date: '2026-01-15' })).to.deep.equal({ type: 'new_filing', event_type: null });
+    expect(classify({ filing_date: '2025-08-05' })).to.deep.equal({ type: 'new_filing', event_type: null });
+    expect(classify({ filing_date: '2025-08-04' })).to.equal(null);
+  });
+
+  it('is a new filing for a recent Madrid designation of an older international registration', () => {
+    expect(classify({ filing_date: '2019-03-01', designation_date: '2026-01-20' })).to.deep.equal({ type: 'new_filing', event_type: null });
+  });
+
+  it('from a back file: nothing for a mark filed decades ago, a publication while its opposition period may run, nothing for a dead one', () => {
+    const registered: TrademarkStatus = { primary: 'active', stage: 'registered', reason: 'registration_in_force', challenge_states: [], office_status: null };
+    expect(classify({ filing_date: '1995-02-07', status: registered })).to.equal(null);
+    const opposable: TrademarkStatus = {
+      primary: 'pending',
+      stage: 'opposition_period',
+      reason: 'in_opposition_period',
+      challenge_states: [],
+      office_status: null,
+    };
+    expect(classify({ filing_date: '2024-03-01', status: opposable })).to.deep.equal({ type: 'publication', event_type: null });
+    const cancelled: TrademarkStatus = { primary: 'inactive', stage: 'cancelled', reason: null, challenge_states: [], office_status: null };
+    expect(classify({ filing_date: '2026-01-30', status: cancelled })).to.equal(null);
   });
 });

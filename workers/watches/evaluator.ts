@@ -118,7 +118,7 @@ export class WatchEvaluator {
       const mark = versions.get(versionKey(change));
       const doc = indexDocs.get(versionKey(change));
       if (!mark || !doc) continue;
-      const trigger = classifyChange(change);
+      const trigger = classifyChange(change, mark);
       const hits: Array<{ compiled: CompiledWatch; similarity: SimilarityResult | null }> = [];
       if (trigger !== null) for (const compiled of table.trademarkWatches(mark._id)) hits.push({ compiled, similarity: null });
       if (trigger !== null && isMatchRelevant(change)) {
