@@ -26,6 +26,12 @@ export type { ParsedItem } from './parsed-item';
 export interface FormatReader {
   /** Local name of the record element. */
   recordName: string;
+  /**
+   * What the format's documents are and whether a root element is theirs: a document with no
+   * record whose root is not is refused as a file of another format (the wrong command), where a
+   * day without records has the right root.
+   */
+  documents: { description: string; hasRoot(root: { name: string; namespace: string | null }): boolean };
   keyOf(element: XmlElement): string | null;
   /** `document` is the document's locator (file, or zip!entry). */
   map(record: XmlRecord, document: string): ParsedItem;
@@ -46,6 +52,13 @@ export function formatReader(format: IngestFormat, dataDir: string): FormatReade
   };
 }
 
+/** WIPO ST.96's namespaces (Common, Trademark, …) all start so. */
+const ST96_NAMESPACES = 'http://www.wipo.int/standards/XMLSchema/ST96/';
+
+function rootNamed(name: string, description: string): FormatReader['documents'] {
+  return { description: `${description} (root element <${name}>)`, hasRoot: (root) => root.name === name };
+}
+
 function readerOf(format: IngestFormat, dataDir: string): FormatReader {
   switch (format) {
     case 'uspto':
@@ -55,11 +68,16 @@ function readerOf(format: IngestFormat, dataDir: string): FormatReader {
       return format === 'uspto'
         ? {
             recordName: CASE_FILE,
+            documents: rootNamed('trademark-applications-daily', 'a USPTO trademark applications file (daily or annual)'),
             keyOf: (e) => textAt(e, 'serial-number'),
             map: (record, document) => ({ kind: 'mark', mark: mapCaseFile(record, document, context) }),
           }
         : {
             recordName: ST96_TRADEMARK,
+            documents: {
+              description: `a WIPO ST.96 trademark file (root element in a namespace under ${ST96_NAMESPACES})`,
+              hasRoot: (root) => root.namespace?.startsWith(ST96_NAMESPACES) === true,
+            },
             keyOf: (e) => textAt(e, 'ApplicationNumber/ApplicationNumberText') ?? textAt(e, 'ApplicationNumber/ST13ApplicationNumber'),
             map: (record, document) => ({ kind: 'mark', mark: mapSt96Trademark(record, document, context) }),
           };
@@ -67,6 +85,7 @@ function readerOf(format: IngestFormat, dataDir: string): FormatReader {
     case 'uspto-assignments':
       return {
         recordName: ASSIGNMENT_ENTRY,
+        documents: rootNamed('trademark-assignments', 'a USPTO trademark assignments file'),
         keyOf: (e) => {
           const reel = textAt(e, 'assignment/reel-no');
           const frame = textAt(e, 'assignment/frame-no');
@@ -77,6 +96,7 @@ function readerOf(format: IngestFormat, dataDir: string): FormatReader {
     case 'uspto-ttab':
       return {
         recordName: PROCEEDING_ENTRY,
+        documents: rootNamed('ttab-proceedings', 'a USPTO TTAB proceedings file'),
         keyOf: (e) => textAt(e, 'number'),
         map: (record) => ({ kind: 'proceeding', proceeding: mapProceedingEntry(record) }),
       };

@@ -8,7 +8,7 @@ import { MEDIA_MAX_BYTES } from '../../datasources/ports';
 import { formatReader, type FormatReader, type IngestFormat, type ParsedItem } from './formats';
 import type { ImageFileInput } from './mark-input';
 import { RecordRejection } from './record-rejection';
-import { decodedText, InvalidEncodingError, xmlDocuments, type XmlDocument } from './xml/documents';
+import { decodedText, InputFileError, InvalidEncodingError, xmlDocuments, type XmlDocument } from './xml/documents';
 import { XmlRecordReader } from './xml/record-reader';
 
 export interface ParseRequest {
@@ -92,6 +92,13 @@ async function parseDocument(request: ParseRequest, format: FormatReader, docume
       for (const full of ready.splice(0)) await emitBatch(full);
     }
     reader.end();
+    if (reader.records === 0 && reader.root !== null && !format.documents.hasRoot(reader.root)) {
+      const namespace = reader.root.namespace === null ? '' : ` (namespace ${reader.root.namespace})`;
+      throw new InputFileError(
+        `${document.name}: holds no <${format.recordName}> record and its root element is <${reader.root.name}>${namespace}: not ${format.documents.description}; is this the command for this file?`,
+        document.name,
+      );
+    }
   } catch (error) {
     // The records completed before the failure point are still delivered, then the failure.
     for (const full of ready.splice(0)) await emitBatch(full);

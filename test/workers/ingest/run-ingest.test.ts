@@ -405,6 +405,48 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     }
   });
 
+  it('stops at a file of another format (the wrong command), naming it and its root element; a file of the right format without records loads', async () => {
+    const wrong: Array<[IngestOptions['format'], string, string]> = [
+      [
+        'st96',
+        fixture('st96', 'uspto-tsdr-st66-sn87881347.xml'),
+        '<Trademark> record and its root element is <Transaction> (namespace http://www.wipo.int/standards/XMLSchema/trademarks): not a WIPO ST.96 trademark file',
+      ],
+      ['st96', APPLICATIONS_SAMPLE, '<Trademark> record and its root element is <trademark-applications-daily>: not a WIPO ST.96'],
+      [
+        'uspto',
+        fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'),
+        '<case-file> record and its root element is <ttab-proceedings>: not a USPTO trademark applications file',
+      ],
+      [
+        'uspto',
+        fixture('st96', 'uspto-tsdr-st96-sn87881347.xml'),
+        '<case-file> record and its root element is <TrademarkTransaction> (namespace http://www.wipo.int/standards/XMLSchema/ST96/Trademark)',
+      ],
+      [
+        'uspto-ttab',
+        APPLICATIONS_SAMPLE,
+        '<proceeding-entry> record and its root element is <trademark-applications-daily>: not a USPTO TTAB proceedings file',
+      ],
+      [
+        'uspto-assignments',
+        fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'),
+        '<assignment-entry> record and its root element is <ttab-proceedings>: not a USPTO trademark assignments file',
+      ],
+    ];
+    for (const [format, path, message] of wrong) {
+      for (const dryRun of [false, true]) {
+        const summary = dryRun ? await runIngest(null, { format, paths: [path], dataDir: DATA, dryRun, thread: false }) : await ingest(format, [path]);
+        expect(summary.error?.message, `${format} ${path}`).to.contain(`: holds no ${message}`);
+        expect(summary.error?.file).to.equal(path.split('/').pop());
+        expect(summary.files).to.deep.equal([{ file: path.split('/').pop(), status: 'failed', records_read: 0, rejected: 0 }]);
+      }
+    }
+    const quiet = await ingest('uspto', [write('apc-no-records.xml', applicationsDocument([]))]);
+    expect(quiet).to.deep.include({ records_read: 0, error: null });
+    expect(quiet.files).to.deep.equal([{ file: 'apc-no-records.xml', status: 'loaded', records_read: 0, rejected: 0 }]);
+  });
+
   // A name under the 16 MiB record bound still cost the party resolver over 1 GB of memory.
   it('rejects a case-file whose owner or attorney name is over 1,000 characters, naming the field, while the records around it load', async () => {
     const named = (serial: string, element: string, length: number) =>

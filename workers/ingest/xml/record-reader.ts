@@ -88,6 +88,8 @@ export class XmlRecordReader {
   /** Elements opened inside the record since it is skipped, and not closed yet. */
   private skippedDepth = 0;
   private count = 0;
+  /** The document's root element: its local name and namespace (null when it declares none). */
+  root: { name: string; namespace: string | null } | null = null;
 
   constructor(
     private readonly file: string,
@@ -171,6 +173,10 @@ export class XmlRecordReader {
       return;
     }
     const name = localName(tag.name);
+    if (this.root === null) {
+      const prefix = tag.name.includes(':') ? tag.name.slice(0, tag.name.indexOf(':')) : null;
+      this.root = { name, namespace: tag.attributes[prefix === null ? 'xmlns' : `xmlns:${prefix}`] ?? null };
+    }
     if (this.stack.length === 0) {
       if (name !== this.recordName) return;
       // The start tag's "<" is the last one before the parser's position.
