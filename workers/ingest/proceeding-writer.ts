@@ -3,15 +3,14 @@
  * batch with the marks' amendments (mark-writer.ts):
  * - the proceeding record (`prc_` ID from office US + proceeding number) is inserted, replaced when
  *   anything changed, or left alone;
- * - its marks are the serial numbers its parties name (IDs derived from them, so a proceeding
- *   loaded before its mark joins it when the mark arrives); contested classes are the classes of
- *   the marks in the store;
+ * - its marks are the contested marks' serial numbers (uspto/ttab.ts; IDs derived from them, so
+ *   a proceeding loaded before its mark is listed with it when the mark arrives); contested
+ *   classes are the classes of the marks in the store;
  * - a party is the owner of one of its marks when their canonical names match (the applicant
  *   defending an opposition), otherwise an owner matched or created by the party rules;
  * - each mark in the store newly named gets proceeding_count + 1 and an event (OPP opposition_filed,
  *   CAN cancellation_requested, EXA appeal_filed, EXT opposition_extension_requested, else
- *   office_event); a mark
- *   no longer named gets − 1. Marks not in the store are counted as not found.
+ *   office_event); a mark no longer named gets − 1. Marks not in the store are counted as not found.
  */
 import type { DocumentStore } from '../../datasources/ports';
 import { catalogId } from '../../domain/ids';

@@ -599,5 +599,49 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       const again = await ingest('uspto-ttab', [fixture('uspto', 'ttab-daily-sample-1-proceeding.xml')]);
       expect(again.proceedings).to.deep.equal({ inserted: 0, updated: 0, unchanged: 1 });
     });
+
+    it("joins an opposition to the defendant's mark only: the opposer's pleaded registration is its ground, not opposed", async () => {
+      // The real sample entry as an opposition: its party (P) pleads 71231446 (class 036) against a
+      // defendant (D) whose application is 71600001 (class 016).
+      const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
+      const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
+      const opposer = party.replace('<serial-number>79412016</serial-number>', '<serial-number>71231446</serial-number>');
+      const applicant = party
+        .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
+        .replace('<name>Octopus Energy Group Limited</name>', '<name>Defending Applicant Ltd</name>')
+        .replace('<serial-number>79412016</serial-number>', '<serial-number>71600001</serial-number>');
+      const opposition = sample
+        .replace('<number>79412016</number>', '<number>91000001</number>')
+        .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
+        .replace(party, opposer + applicant);
+      const summary = await ingest('uspto-ttab', [write('ttab-opposition.xml', opposition)]);
+      expect(summary).to.deep.include({ records_read: 1, updated: 1, not_found: 0, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
+      await app.indexer.catchUp();
+      const id = catalogId('prc_', 'US', '91000001');
+      const proceeding = await ok<{
+        proceeding_type: string;
+        contested_classes: number[];
+        description: string;
+        parties: Array<{ name: string; role: string }>;
+      }>(await app.get(`/v1/proceedings/${id}`));
+      expect(proceeding).to.deep.include({ proceeding_type: 'opposition', contested_classes: [16] });
+      expect(proceeding.parties.map((p) => [p.name, p.role])).to.deep.equal([
+        ['Octopus Energy Group Limited', 'opponent'],
+        ['Defending Applicant Ltd', 'respondent'],
+      ]);
+      expect(proceeding.description).to.contain('marks pleaded against it: 71231446');
+      const opposed = catalogId('tm_', 'US', '71600001');
+      const pleaded = catalogId('tm_', 'US', '71231446');
+      const proceedingsOf = async (markId: string) =>
+        (await ok<{ data: Array<{ id: string }> }>(await app.get(`/v1/trademarks/${markId}/proceedings`))).data.map((p) => p.id);
+      expect(await proceedingsOf(opposed)).to.include(id);
+      expect(await proceedingsOf(pleaded)).to.not.include(id);
+      const oppositionEvents = async (markId: string) =>
+        (await ok<{ data: Array<{ event_date: string }> }>(await app.get(`/v1/trademarks/${markId}/history?event_type=opposition_filed`))).data.map(
+          (e) => e.event_date,
+        );
+      expect(await oppositionEvents(opposed)).to.deep.equal(['2026-04-14']);
+      expect(await oppositionEvents(pleaded)).to.deep.equal([]);
+    });
   });
 });

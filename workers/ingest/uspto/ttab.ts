@@ -1,7 +1,8 @@
 /**
  * One `<proceeding-entry>` of the USPTO TTAB daily bulk XML (`ttab-proceedings`): an opposition,
- * cancellation, ex parte appeal or extension of time to oppose, its parties and the marks they
- * name (`property-information/property/serial-number`, joined to marks by serial number).
+ * cancellation, ex parte appeal or extension of time to oppose, its parties and the marks it is
+ * against (`property-information/property/serial-number` of the defendant's party where there is
+ * one, joined to marks by serial number; see contestedSerials).
  *
  * Types: OPP → opposition, CAN → cancellation, EXA → appeal, CNU → concurrent_use, INT →
  * interference, anything else (EXT, extensions of time to oppose) → other. Roles by `role-code`:
@@ -14,7 +15,7 @@
 import type { PartyRole, ProceedingStatus, ProceedingType } from '../../../domain/records';
 import type { OwnerInput } from '../mark-input';
 import { officeDate, RecordRejection } from '../record-rejection';
-import { allAt, textAt } from '../xml/element';
+import { allAt, textAt, type XmlElement } from '../xml/element';
 import type { XmlRecord } from '../xml/record-reader';
 
 export const PROCEEDING_ENTRY = 'proceeding-entry';
@@ -34,7 +35,7 @@ export interface ProceedingRecord {
   decision_date: string | null;
   description: string;
   parties: ProceedingPartyRecord[];
-  /** Serial numbers of the marks the parties name (eight digits). */
+  /** Serial numbers of the contested marks (eight digits): see contestedSerials. */
   serials: string[];
 }
 
@@ -72,12 +73,7 @@ export function mapProceedingEntry(record: XmlRecord): ProceedingRecord {
     .sort((a, b) => a.id - b.id);
   const ended = [...history].reverse().find((row) => TERMINATION.test(row.text.toUpperCase()));
   const parties = allAt(entry, 'party-information/party');
-  const serials = parties.flatMap((party) =>
-    allAt(party, 'property-information/property')
-      .map((property) => textAt(property, 'serial-number'))
-      .filter((serial): serial is string => serial !== null && /^\d{1,8}$/.test(serial) && !/^0+$/.test(serial))
-      .map((serial) => serial.padStart(8, '0')),
-  );
+  const { contested, pleaded } = contestedSerials(parties, type);
   const latest = history[history.length - 1];
   const statusCode = textAt(entry, 'status-code');
   return {
@@ -90,6 +86,7 @@ export function mapProceedingEntry(record: XmlRecord): ProceedingRecord {
     description: [
       `${TYPE_WORDING[typeCode] ?? `Proceeding type ${typeCode}`} ${number}`,
       statusCode === null ? null : `TTAB status code ${statusCode}`,
+      pleaded.length === 0 ? null : `marks pleaded against it: ${pleaded.join(', ')}`,
       latest?.text ? `last entry: ${latest.text}` : null,
     ]
       .filter((part) => part !== null)
@@ -101,6 +98,27 @@ export function mapProceedingEntry(record: XmlRecord): ProceedingRecord {
         { owner: { name, entity_type: 'other' as const, country_code: null, city: null, postcode: null }, role: roleOf(textAt(party, 'role-code'), type) },
       ];
     }),
-    serials: [...new Set(serials)],
+    serials: contested,
   };
+}
+
+const propertySerials = (party: XmlElement): string[] =>
+  allAt(party, 'property-information/property')
+    .map((property) => textAt(property, 'serial-number'))
+    .filter((serial): serial is string => serial !== null && /^\d{1,8}$/.test(serial) && !/^0+$/.test(serial))
+    .map((serial) => serial.padStart(8, '0'));
+
+/**
+ * The marks a proceeding is against, and those pleaded against them. In an opposition, a
+ * cancellation or an extension of time to oppose, the defendant's (D) marks are contested and the
+ * plaintiff's (P) are its grounds: the opposer's own registration is not opposed. An appeal's
+ * one party names its own application; concurrent use and interference put every party's marks at
+ * issue. Where no defendant names a mark, every named mark is taken as contested.
+ */
+function contestedSerials(parties: readonly XmlElement[], type: ProceedingType): { contested: string[]; pleaded: string[] } {
+  const named = [...new Set(parties.flatMap(propertySerials))];
+  if (type === 'appeal' || type === 'concurrent_use' || type === 'interference') return { contested: named, pleaded: [] };
+  const defended = [...new Set(parties.filter((party) => textAt(party, 'role-code') === 'D').flatMap(propertySerials))];
+  if (defended.length === 0) return { contested: named, pleaded: [] };
+  return { contested: defended, pleaded: named.filter((serial) => !defended.includes(serial)) };
 }
