@@ -62,7 +62,7 @@ function appliesToStatus(rule: DeadlineRule, status: string): boolean {
 }
 
 /** Dates only a registration carries: any of them on an item of unknown status reads it as registered. */
-const REGISTRATION_DATES: readonly TriggerField[] = TRIGGER_FIELDS.filter((field) => field !== 'filing_date');
+const REGISTRATION_DATES: readonly TriggerField[] = TRIGGER_FIELDS.filter((field) => field !== 'filing_date' && field !== 'notice_of_allowance_date');
 
 /**
  * The status the rules are matched against. `unknown` (an office code we do not map, or a client
@@ -92,6 +92,8 @@ export interface DeadlineInput extends DeadlineInputDates {
   filing_route?: DeadlineFilingRoute | null;
   /** Mark status (deadline-compute status values); default `registered`. */
   status?: string | null;
+  /** Extensions of time already granted for a rule with `extensions` (the US statement of use); default 0. */
+  use_extensions_granted?: number | null;
 }
 
 export interface DeadlineOptions {
@@ -163,8 +165,9 @@ function anniversaryOf(triggerDate: IsoDate, months: number, dueOffsetDays: numb
   return dueOffsetDays < 0 && dayMissing ? addDays(clamped, 1) : clamped;
 }
 
-export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occurrence: number): NominalOccurrence {
-  const months = rule.due_offset_months + (occurrence - 1) * (rule.recurring_every_months ?? 0);
+export function nominalOccurrence(rule: DeadlineRule, triggerDate: IsoDate, occurrence: number, extensionsGranted = 0): NominalOccurrence {
+  const extended = rule.extensions === null ? 0 : Math.min(extensionsGranted, rule.extensions.max) * rule.extensions.months;
+  const months = rule.due_offset_months + extended + (occurrence - 1) * (rule.recurring_every_months ?? 0);
   const anniversary = anniversaryOf(triggerDate, months, rule.due_offset_days);
   const dueDate = rule.due_offset_days === 0 ? anniversary : addDays(anniversary, rule.due_offset_days);
   return {
@@ -308,12 +311,13 @@ function deadlinesForRule(
   asOf: IsoDate,
   horizonEnd: IsoDate,
   includeMissed: boolean,
+  extensionsGranted: number,
 ): ComputedDeadline[] {
   const recurring = rule.recurring_every_months !== null;
   const live: ComputedDeadline[] = [];
   let latestMissed: ComputedDeadline | null = null;
   for (let occurrence = 1; occurrence <= (recurring ? MAX_OCCURRENCES : 1); occurrence += 1) {
-    const nominal = nominalOccurrence(rule, trigger.date, occurrence);
+    const nominal = nominalOccurrence(rule, trigger.date, occurrence, extensionsGranted);
     if (nominal.due_date > horizonEnd) break;
     const due = rollLastDay(nominal.due_date, calendar, asOf);
     const grace = rollLastDay(nominal.grace_expiry, calendar, asOf);
@@ -412,7 +416,7 @@ export function computeDeadlines(
       continue;
     }
     if (!isApplicable(rule, input, trigger.date)) continue;
-    computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed));
+    computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed, input.use_extensions_granted ?? 0));
   }
   computation.deadlines.sort(byDueDate);
   return computation;

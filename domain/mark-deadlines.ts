@@ -1,11 +1,41 @@
 /**
  * A stored mark as the input of the deadline computation: the same fields a client sends to
- * POST /v1/deadlines/compute, read from the record (jurisdiction, register, stage, dates).
+ * POST /v1/deadlines/compute, read from the record (jurisdiction, register, stage, dates) and,
+ * for an allowed US intent-to-use application, from its prosecution history (allowanceOf).
  */
+import type { IsoDate } from './dates';
 import type { DeadlineInput } from './deadlines';
-import type { TrademarkDoc } from './records';
+import type { TrademarkDoc, TrademarkEventDoc } from './records';
 
-export function deadlineInputOf(mark: TrademarkDoc): DeadlineInput {
+/** The statement-of-use facts of an allowed application: when its notice of allowance issued, and the extensions granted since. */
+export interface AllowanceFacts {
+  notice_of_allowance_date: IsoDate;
+  use_extensions_granted: number;
+}
+
+/** The events allowanceOf reads. */
+export const ALLOWANCE_EVENT_TYPES = ['notice_of_allowance_issued', 'use_extension_granted', 'statement_of_use_filed'] as const;
+
+/**
+ * From a mark's events: its (first) notice of allowance and the extensions of time granted after
+ * it; null when no notice issued or a statement of use was filed on or after it (the deadline is
+ * met; an amendment to allege use before the notice is not).
+ */
+export function allowanceOf(events: ReadonlyArray<Pick<TrademarkEventDoc, 'event_type' | 'event_date'>>): AllowanceFacts | null {
+  const issued = events
+    .filter((event) => event.event_type === 'notice_of_allowance_issued')
+    .map((event) => event.event_date)
+    .sort()[0];
+  if (issued === undefined) return null;
+  const since = events.filter((event) => event.event_date >= issued);
+  if (since.some((event) => event.event_type === 'statement_of_use_filed')) return null;
+  return { notice_of_allowance_date: issued, use_extensions_granted: since.filter((event) => event.event_type === 'use_extension_granted').length };
+}
+
+/** Whether a mark's deadlines depend on its allowance facts (an allowed US application). */
+export const needsAllowanceFacts = (mark: TrademarkDoc): boolean => mark.jurisdiction_code === 'US' && mark.status.stage === 'allowed';
+
+export function deadlineInputOf(mark: TrademarkDoc, allowance: AllowanceFacts | null = null): DeadlineInput {
   return {
     jurisdiction: mark.jurisdiction_code,
     filing_route: mark.filing_route,
@@ -16,5 +46,6 @@ export function deadlineInputOf(mark: TrademarkDoc): DeadlineInput {
     renewal_due_date: mark.renewal_due_date,
     designation_date: mark.designation_date,
     international_registration_date: mark.international_registration_date,
+    ...(allowance ?? {}),
   };
 }

@@ -25,8 +25,19 @@ export const TRIGGER_FIELDS = [
   'designation_date',
   'protection_grant_date',
   'international_registration_date',
+  'notice_of_allowance_date',
 ] as const;
 export type TriggerField = (typeof TRIGGER_FIELDS)[number];
+
+/**
+ * How far a deadline moves per extension of time already granted, and how many may be granted
+ * (the US statement of use: 6 months each, at most 5); the item says how many were
+ * (`use_extensions_granted`).
+ */
+export interface DeadlineExtensions {
+  months: number;
+  max: number;
+}
 
 export const DEADLINE_FILING_ROUTES = ['national', 'regional', 'madrid'] as const;
 export type DeadlineFilingRoute = (typeof DEADLINE_FILING_ROUTES)[number];
@@ -65,6 +76,8 @@ export interface DeadlineRuleExample {
    * transitional rule's applicability is judged on); empty when the trigger alone suffices.
    */
   input_dates: Partial<Record<TriggerField, IsoDate>>;
+  /** Extensions of time already granted in the example (rules with `extensions`); 0 when not said. */
+  extensions_granted: number;
   window_opens: IsoDate | null;
   due_date: IsoDate;
   grace_expiry: IsoDate;
@@ -90,6 +103,8 @@ export interface DeadlineRule {
   window_opens_months_before_due: number | null;
   grace_months: number;
   recurring_every_months: number | null;
+  /** null: the due date does not move by extensions the item counts. */
+  extensions: DeadlineExtensions | null;
   optional: boolean;
   /**
    * A madrid rule of the international register that every Madrid designation's computation
@@ -403,6 +418,7 @@ function readDeadlineExample(value: unknown, path: string): DeadlineRuleExample 
   return {
     trigger_date: dateAt(obj, 'trigger_date', path),
     input_dates: readInputDates(obj.input_dates, `${path}.input_dates`),
+    extensions_granted: optionalCountAt(obj, 'extensions_granted', path) ?? 0,
     window_opens: optionalDateAt(obj, 'window_opens', path),
     due_date: dateAt(obj, 'due_date', path),
     grace_expiry: dateAt(obj, 'grace_expiry', path),
@@ -450,6 +466,7 @@ function readDeadlineRule(value: unknown, path: string, calendars: Record<string
     window_opens_months_before_due: optionalCountAt(obj, 'window_opens_months_before_due', path),
     grace_months: countAt(obj, 'grace_months', path),
     recurring_every_months: positiveCountAt(obj, 'recurring_every_months', path),
+    extensions: readExtensions(obj.extensions, `${path}.extensions`),
     optional: booleanAt(obj, 'optional', path),
     covers_all_designations: obj.covers_all_designations === undefined ? false : booleanAt(obj, 'covers_all_designations', path),
     consequence_if_missed: stringAt(obj, 'consequence_if_missed', path),
@@ -467,7 +484,19 @@ function readDeadlineRule(value: unknown, path: string, calendars: Record<string
   if (rule.covers_all_designations && rule.filing_route !== 'madrid') {
     throw new RuleCorpusError(`${path}.covers_all_designations`, 'only a madrid rule can cover all designations');
   }
+  if (rule.extensions !== null && rule.recurring_every_months !== null) {
+    throw new RuleCorpusError(`${path}.extensions`, 'a recurring rule cannot be extended by a count of extensions');
+  }
   return rule;
+}
+
+function readExtensions(value: unknown, path: string): DeadlineExtensions | null {
+  if (value === null || value === undefined) return null;
+  const obj = objectAt(value, path);
+  const months = positiveCountAt(obj, 'months', path);
+  const max = positiveCountAt(obj, 'max', path);
+  if (months === null || max === null) throw new RuleCorpusError(path, 'needs months and max, both positive');
+  return { months, max };
 }
 
 function readCommonExtension(value: unknown, path: string): CommonExtension | null {

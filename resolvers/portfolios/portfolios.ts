@@ -8,13 +8,13 @@
 import { invalid, notFound } from '../../domain/errors';
 import { computeDeadlinesBatch, type ComputedDeadline } from '../../domain/deadlines';
 import { randomId } from '../../domain/ids';
-import { deadlineInputOf } from '../../domain/mark-deadlines';
 import { COLLECTIONS, type PortfolioDoc, type TrademarkDoc } from '../../domain/records';
 import { isIsoDate, isOfficeDate, officeDateRule, parseId, truncate } from '../../domain/validation';
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf, paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
+import { markDeadlineInputs } from '../deadlines/mark-inputs';
 import { loadPresent } from '../loaders';
 import { pageLimit } from '../page-limit';
 import { assertResourceQuota } from '../organization/resource-quota';
@@ -184,7 +184,7 @@ async function portfolioDeadlineRows(args: Omit<PortfolioDeadlineArgs, 'limit' |
   if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS)
     throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS}`);
   const marks: TrademarkDoc[] = await loadPresent(ctx.loaders.trademarks, portfolio.trademark_ids);
-  const computations = computeDeadlinesBatch(ruleCorpus, marks.map(deadlineInputOf), {
+  const computations = computeDeadlinesBatch(ruleCorpus, await markDeadlineInputs(marks, ctx.services.store), {
     ...(args.as_of_date ? { asOfDate: args.as_of_date } : {}),
     now: ctx.services.now(),
     horizonYears,

@@ -5,13 +5,21 @@
 import { OFFICE_YEARS_TEXT } from '../../domain/dates';
 import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
 import { STATUS_STAGES } from '../../domain/records';
-import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS } from '../../domain/rules';
+import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS, type TriggerField } from '../../domain/rules';
 import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus';
 import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
 import type { ParamSpec } from '../params';
 import type { OperationRoute, RouteDef } from '../route';
 import { computeDeadlinesExample } from '../schemas/examples';
 import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, oppositionWindowComputationSchema } from '../schemas/deadlines';
+
+/** What a trigger date is, where its name does not say it. */
+const TRIGGER_FIELD_NOTES: Partial<Record<TriggerField, string>> = {
+  notice_of_allowance_date: 'US intent-to-use applications (status allowed): the date the notice of allowance issued, from which the statement of use is due',
+};
+
+/** The most extensions of time any rule of the corpus takes (the US statement of use: 5). */
+const MAX_USE_EXTENSIONS = Math.max(0, ...ruleCorpus.deadline_rules.map((rule) => rule.extensions?.max ?? 0));
 
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
 const DEADLINE_ITEM_STATUSES = STATUS_STAGES;
@@ -36,14 +44,20 @@ const deadlineItemFields: readonly ParamSpec[] = [
     name: 'status',
     kind: { type: 'enum', values: DEADLINE_ITEM_STATUSES },
     description:
-      'Mark status, default registered. Dead statuses give supported: true with no deadlines. unknown is read from the dates given: as registered when the item has any date other than filing_date, as filed otherwise (an unknown status is not a dead mark).',
+      'Mark status, default registered. Dead statuses give supported: true with no deadlines. unknown is read from the dates given: as registered when the item has a date only a registration has (any but filing_date and notice_of_allowance_date), as filed otherwise (an unknown status is not a dead mark).',
   },
   ...TRIGGER_FIELDS.map((field): ParamSpec => ({
     name: field,
     kind: { type: 'date' },
     nullable: true,
-    description: `${field.replace(/_/g, ' ')}, YYYY-MM-DD or null; ${OFFICE_YEARS_TEXT}.`,
+    description: `${TRIGGER_FIELD_NOTES[field] ?? field.replace(/_/g, ' ')}, YYYY-MM-DD or null; ${OFFICE_YEARS_TEXT}.`,
   })),
+  {
+    name: 'use_extensions_granted',
+    kind: { type: 'integer', min: 0, max: MAX_USE_EXTENSIONS },
+    nullable: true,
+    description: `US statement of use: extensions of time already granted (0 to ${MAX_USE_EXTENSIONS}, default 0); each moves its due date six months on from the notice of allowance.`,
+  },
 ];
 
 const oppositionItemFields: readonly ParamSpec[] = [

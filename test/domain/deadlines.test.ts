@@ -40,7 +40,7 @@ describe('domain/deadlines', () => {
     for (const rule of corpus.deadline_rules) {
       rule.examples.forEach((example, index) => {
         it(`${rule.id} example ${index + 1} (trigger ${example.trigger_date})`, () => {
-          const first = nominalOccurrence(rule, example.trigger_date, 1);
+          const first = nominalOccurrence(rule, example.trigger_date, 1, example.extensions_granted);
           expect(first).to.deep.equal({ window_opens: example.window_opens, due_date: example.due_date, grace_expiry: example.grace_expiry });
           const calendar = calendarSpecFor(corpus, rule.holiday_calendar!);
           for (const [nominal, rolled] of rolledPairs(example.notes)) {

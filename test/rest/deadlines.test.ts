@@ -58,6 +58,7 @@ describe('REST: deadlines and opposition windows', function () {
             status: rule.applies_to_statuses.includes('registered') ? 'registered' : rule.applies_to_statuses[0],
             ...example.input_dates,
             [rule.trigger_field]: example.trigger_date,
+            ...(rule.extensions ? { use_extensions_granted: example.extensions_granted } : {}),
           };
           // As of the nominal due date, the first occurrence is live and within a 1-year horizon.
           const response = await app.post('/v1/deadlines/compute', { items: [item], as_of_date: example.due_date, horizon_years: 1 });
@@ -301,6 +302,55 @@ describe('REST: deadlines and opposition windows', function () {
     it('needs a key with trademarks:read', async function () {
       await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, null), 401, 'unauthorized');
       await expectError(await app.post('/v1/deadlines/compute', { items: [usRegistered] }, app.keys.billingOnly), 403, 'forbidden');
+    });
+  });
+
+  describe('POST /v1/deadlines/compute: the US statement of use (15 U.S.C. §1051(d), 37 C.F.R. §2.89)', function () {
+    const compute = async (item: Record<string, unknown>, asOf = '2026-11-27') => {
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [{ jurisdiction: 'US', status: 'allowed', filing_date: '2025-01-10', ...item }],
+        as_of_date: asOf,
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as ListBody<Computation & { missing_trigger_fields: string[] }> & { error?: { detail: string } },
+      };
+    };
+
+    it('is due six months after the notice of allowance, any time until then, and abandons the application when missed', async () => {
+      const { body } = await compute({ notice_of_allowance_date: '2026-10-27' });
+      expect(body.data[0]!.deadlines).to.have.length(1);
+      // 2026-11-27 to 2027-04-27 (a Tuesday): 4 + 30 + 31 + 28 + 31 + 27 = 151 days, more than 90: window open, routine.
+      expect(body.data[0]!.deadlines[0]).to.include({
+        type: 'statement_of_use',
+        trigger_field: 'notice_of_allowance_date',
+        trigger_date: '2026-10-27',
+        window_opens: null,
+        due_date: '2027-04-27',
+        grace_expiry: '2027-04-27',
+        status: 'window_open',
+        days_until_due: 151,
+        urgency: 'routine',
+        consequence_if_missed: 'abandonment',
+      });
+    });
+
+    it('moves six months on, from the notice of allowance, per extension granted, at most five', async () => {
+      const due = async (extensions: number) =>
+        (await compute({ notice_of_allowance_date: '2024-10-01', use_extensions_granted: extensions })).body.data[0]!.deadlines[0]?.due_date;
+      // 2024-10-01 + 30 months = 2027-04-01 (a Thursday); + 36 months = 2027-10-01 (a Friday).
+      expect(await due(4)).to.equal('2027-04-01');
+      expect(await due(5)).to.equal('2027-10-01');
+      // With one extension (2025-10-01) the time has run out: missed, not listed without include_missed.
+      expect(await due(1)).to.equal(undefined);
+      const refused = await compute({ notice_of_allowance_date: '2024-10-01', use_extensions_granted: 6 });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error!.detail).to.contain('items[0].use_extensions_granted');
+    });
+
+    it('an allowed application without its notice of allowance date names the date it lacks instead of answering nothing due', async () => {
+      const { body } = await compute({});
+      expect(body.data[0]).to.deep.include({ supported: true, deadlines: [], missing_trigger_fields: ['notice_of_allowance_date'] });
     });
   });
 

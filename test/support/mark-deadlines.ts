@@ -1,6 +1,9 @@
 /**
  * What a portfolio's deadlines must be, asked of the deadline calculator as a client would: each
- * mark's detail (GET /v1/trademarks/{id}) posted as one item to POST /v1/deadlines/compute.
+ * mark's detail (GET /v1/trademarks/{id}) posted as one item to POST /v1/deadlines/compute; for
+ * an allowed US application also its notice of allowance and the extensions of time granted
+ * since, read from its history (GET /v1/trademarks/{id}/history) as 37 C.F.R. §2.89 counts them,
+ * unless a statement of use was filed since.
  */
 import { ok, send } from './http';
 import type { TestApp } from './harness';
@@ -46,6 +49,7 @@ export async function computedDeadlines(
       renewal_due_date: detail.renewal_due_date,
       designation_date: detail.designation_date ?? null,
       international_registration_date: detail.international_registration_date ?? null,
+      ...(detail.jurisdiction_code === 'US' && detail.status.stage === 'allowed' ? await allowance(app, id) : {}),
     };
     const computed = await ok<{ data: Array<{ deadlines: Array<{ type: string; due_date: string }> }> }>(
       await send(app, 'POST', '/v1/deadlines/compute', {
@@ -57,4 +61,16 @@ export async function computedDeadlines(
     deadlines.push(...(computed.data[0]?.deadlines ?? []).map((deadline) => ({ trademark_id: id, type: deadline.type, due_date: deadline.due_date })));
   }
   return deadlines;
+}
+
+/** The item fields of an allowed US application, read from its history. */
+async function allowance(app: TestApp, id: string): Promise<Record<string, unknown>> {
+  const dates = async (type: string) =>
+    (await ok<{ data: Array<{ event_date: string }> }>(await send(app, 'GET', `/v1/trademarks/${id}/history?event_type=${type}&limit=100`))).data
+      .map((event) => event.event_date)
+      .sort();
+  const [notice] = await dates('notice_of_allowance_issued');
+  if (notice === undefined) return {};
+  if ((await dates('statement_of_use_filed')).some((date) => date >= notice)) return {};
+  return { notice_of_allowance_date: notice, use_extensions_granted: (await dates('use_extension_granted')).filter((date) => date >= notice).length };
 }
