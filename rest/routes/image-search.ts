@@ -43,6 +43,7 @@ import { foldedWords } from '../../domain/text';
 import type { ParamSpec } from '../params';
 import type { CustomRoute, RouteDef, RouteInput } from '../route';
 import { arrayOf, bool, constant, int, named, num, object, str, type JsonSchema } from '../schemas/json-schema';
+import { statusSummarySchema } from '../schemas/trademarks';
 
 /** What candidates are fingerprinted with and which index finds them; bumped when either changes. */
 export const IMAGE_INDEX_VERSION = `${IMAGE_FINGERPRINTS_SPEC}/${ANN_INDEX_KIND}`;
@@ -140,7 +141,7 @@ export const imageSearchHitSchema: JsonSchema = named(
       mark_text: str(),
       mark_feature_type: str(),
       office_code: str(),
-      status: str(),
+      status: statusSummarySchema,
     }),
   }),
 );
@@ -527,7 +528,13 @@ async function search(deps: ImageSearchDeps, input: RouteInput) {
         thumbnail_url: thumbnail,
       },
       thumbnail_url: thumbnail,
-      trademark: { id: mark._id, mark_text: mark.mark_text, mark_feature_type: mark.mark_feature_type, office_code: mark.office_code, status: mark.status },
+      trademark: {
+        id: mark._id,
+        mark_text: mark.mark_text,
+        mark_feature_type: mark.mark_feature_type,
+        office_code: mark.office_code,
+        status: { primary: mark.status.primary, stage: mark.status.stage },
+      },
     };
   });
   return {

@@ -53,6 +53,12 @@ export const companySchema: JsonSchema = named(
   }),
 );
 
+/** A mark's status where a list row or hit shows it in brief. */
+export const statusSummarySchema: JsonSchema = object({
+  primary: { type: 'string', enum: STATUS_PRIMARIES },
+  stage: { type: 'string', enum: STATUS_STAGES },
+});
+
 export const trademarkSummarySchema: JsonSchema = named(
   'TrademarkSummary',
   object(
@@ -61,10 +67,7 @@ export const trademarkSummarySchema: JsonSchema = named(
       object: constant('trademark'),
       mark_text: str(),
       owner_name: nullableStr("First owner's name."),
-      status: object({
-        primary: { type: 'string', enum: STATUS_PRIMARIES },
-        stage: { type: 'string', enum: STATUS_STAGES },
-      }),
+      status: statusSummarySchema,
       office_code: str('Uppercase WIPO ST.3 office code.'),
       jurisdiction_code: str(),
       filing_date: date(),

@@ -34,7 +34,7 @@ interface Hit {
   };
   matched_image: { image_id: string; checksum: string; office: string; jurisdiction: string; thumbnail_url: string };
   thumbnail_url: string;
-  trademark: { id: string; mark_text: string; mark_feature_type: string; office_code: string; status: string };
+  trademark: { id: string; mark_text: string; mark_feature_type: string; office_code: string; status: { primary: string; stage: string } };
 }
 
 interface SearchBody {
@@ -105,6 +105,10 @@ describe('REST: image search (beta)', function () {
     expect(first.matched_image).to.include({ image_id: `img_${unique._id.slice(4)}`, thumbnail_url: `/v1/media/${unique._id}/thumbnail` });
     expect(first.matched_image.checksum).to.match(/^[0-9a-f]{64}$/);
     expect(Object.keys(first.trademark).sort()).to.deep.equal(['id', 'mark_feature_type', 'mark_text', 'office_code', 'status']);
+    // The mark's status in brief, as list rows give it (it was the status object written as "[object Object]").
+    const detail = await ok<{ mark_text: string; status: { primary: string; stage: string } }>(await app.get(`/v1/trademarks/${unique.trademark_id}`));
+    expect(first.trademark.status).to.deep.equal({ primary: detail.status.primary, stage: detail.status.stage });
+    expect(first.trademark.mark_text).to.equal(detail.mark_text);
     expect(body.data.slice(1).every((hit) => hit.signals.exact_dup!.checksum_match === false)).to.equal(true);
     const scores = body.data.map((hit) => hit.score);
     expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
