@@ -33,7 +33,7 @@ Conventions (every endpoint):
 - Authentication: \`Authorization: Bearer mq_<48 hex>\`; health, this document and /docs need no key.
 - Arrays in query strings are comma-separated (\`a=x,y\`); bracketed keys (\`a[]=x\`) are rejected; repeated keys are accepted as a fallback. Unknown parameters are rejected with 400 so a typo never widens a search.
 - Booleans are the literals \`true\` and \`false\`; dates are \`YYYY-MM-DD\`; timestamps ISO 8601. Ranges use \`_gte/_gt/_lte/_lt\`; a lower bound must lie before the upper one.
-- Every response carries \`request_id\` (also in the \`Request-Id\` header). Lists: \`object: list\`, \`data\`, \`has_more\`, \`pagination.cursor\` (null on the last page).
+- Every response carries \`request_id\` (also in the \`Request-Id\` header), except the opposition-rules list (publicly cacheable), media bytes and this document. An idempotent replay (\`Idempotent-Replayed: true\`) is the first answer again, its body's \`request_id\` the first request's; its \`Request-Id\` header is the replay's own. Lists: \`object: list\`, \`data\`, \`has_more\`, \`pagination.cursor\` (null on the last page).
 - Cursors are opaque, signed, bound to the query, sort and filters, valid 24 hours (then 400 cursor_expired), and pin the result set: rows inserted after the first page never appear in later pages; deleted rows are skipped, so a page may hold fewer than \`limit\` rows.
 - Errors: \`{error: {type, title, status, detail, instance, suggestion, retryable, retry_after}, request_id}\`; \`detail\` names the parameter and the rule.
 - Writes (PATCH, DELETE and POSTs that store something) need an \`Idempotency-Key\` header; replaying it from the same API key returns the first answer with \`Idempotent-Replayed: true\`; the same key with another body, on another resource or from another API key is 409 \`conflict\`.
@@ -175,7 +175,10 @@ interface HeaderDoc {
 
 /** Every response header the service sends (rest/app.ts exposes the same list to browsers). */
 const HEADERS = {
-  'Request-Id': { description: 'ID of this request (req_...), also in the body as request_id. On every response.', schema: { type: 'string' } },
+  'Request-Id': {
+    description: "ID of this request (req_...), also in the body as request_id (an idempotent replay's body keeps the first request's). On every response.",
+    schema: { type: 'string' },
+  },
   RateLimit: {
     description:
       'remaining={n}, reset={seconds} of the binding per-minute window (the one with fewest requests left); reset is 0 when it has room now. Authenticated routes except the cached reference routes.',

@@ -46,7 +46,8 @@ export function oauthMetadataRoute(deps: OAuthMetadataDeps): CustomRoute {
       (deps.authUrl === null ? 'This server has no authorization server configured: /mcp accepts API keys only. ' : '') +
       'No key needed.',
     tag: 'Meta',
-    envelope: 'raw',
+    // RFC 9728 lets metadata carry more members: request_id, as every answer of this API but the opposition-rules list.
+    envelope: 'single',
     response: metadataSchema,
     handle: async () => ({ status: 200, body: body() }),
   };

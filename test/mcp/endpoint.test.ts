@@ -371,6 +371,8 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     expect(body).to.deep.include({ resource: `${app.baseUrl}/mcp`, authorization_servers: [], bearer_methods_supported: ['header'] });
     // Spec (MCP server): scopes_supported (`read`, `search`, `offline_access`).
     expect(body.scopes_supported).to.deep.equal(['read', 'search', 'offline_access']);
+    // Spec (Response envelopes, rule 1): every response carries request_id, as its Request-Id header.
+    expect(body.request_id).to.match(/^req_/).and.to.equal(metadata.headers.get('request-id'));
   });
 });
 
