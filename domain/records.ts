@@ -12,6 +12,8 @@ export const COLLECTIONS = {
   firms: 'firms',
   entities: 'entities',
   proceedings: 'proceedings',
+  /** Proceedings naming a mark not in the store yet, keyed by that mark's ID (workers/ingest/proceeding-writer.ts). */
+  awaitedProceedingMarks: 'awaited_proceeding_marks',
   trademarkChanges: 'trademark_changes',
   trademarkSources: 'trademark_sources',
   trademarkEvents: 'trademark_events',
@@ -354,6 +356,19 @@ export interface ProceedingDoc {
   description: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * Proceedings that named a mark before the mark was in the store (a TTAB file loaded before the
+ * case-file): joined to it when it arrives. `_id` is the awaited mark's ID.
+ */
+export interface AwaitedProceedingMarkDoc {
+  _id: string;
+  proceedings: Array<{
+    proceeding_id: string;
+    /** The event the mark gets when joined, as a mark present at the time would have. */
+    event: { key: string; event_type: string; event_date: string; description: string | null };
+  }>;
 }
 
 export interface TrademarkChangeDoc {

@@ -13,7 +13,8 @@
  * nothing (no store is needed).
  *
  * Counts: `records_read` counts records in the files; inserted / updated / unchanged /
- * skipped_older / not_found count marks (an assignment or proceeding can name several); for
+ * skipped_older / not_found count marks (an assignment or proceeding can name several; a mark a
+ * proceeding loaded earlier awaited is joined to it on arrival, counted once, as inserted); for
  * proceedings also `proceedings` inserted / updated / unchanged; for ST.96 also `images`
  * (ingest-images.ts).
  */
@@ -160,9 +161,13 @@ export async function runIngest(given: IngestTarget | null, options: IngestOptio
     const linked = await images.link(marks);
     if (markWriter === null || proceedingWriter === null) return images.store(linked, []);
     if (marks.length > 0) {
-      const outcomes = (await markWriter.write(marks)).map((result) => result.outcome);
+      const results = await markWriter.write(marks);
+      const outcomes = results.map((result) => result.outcome);
       outcomes.forEach(count);
       await images.store(linked, outcomes);
+      // Proceedings loaded before these marks join them now (counted as the marks' insertion); asked
+      // for every mark of the batch, so a run stopped between the two transactions completes it again.
+      await proceedingWriter.joinArrived(results.map((result) => result.trademark_id));
     }
     if (amendments.length > 0) for (const result of await markWriter.amend(amendments)) count(result.outcome);
     if (proceedings.length > 0) {

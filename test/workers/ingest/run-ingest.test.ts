@@ -600,6 +600,43 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       expect(again.proceedings).to.deep.equal({ inserted: 0, updated: 0, unchanged: 1 });
     });
 
+    it('joins a proceeding loaded before its mark when the case-file arrives: count, event, classes and the applicant as owner', async () => {
+      // The real sample entry as an opposition against 71800001, not yet loaded, defended by the
+      // applicant the case-file built from 98763166 names (<party-name>Nguyen Quang Huy</party-name>, VN, class 016).
+      const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
+      const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
+      const applicant = party
+        .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
+        .replace('<name>Octopus Energy Group Limited</name>', '<name>NGUYEN QUANG HUY</name>')
+        .replace('<serial-number>79412016</serial-number>', '<serial-number>71800001</serial-number>');
+      const opposition = sample
+        .replace('<number>79412016</number>', '<number>91000002</number>')
+        .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
+        .replace(party, party.replace('<serial-number>79412016</serial-number>', '<serial-number>71231446</serial-number>') + applicant);
+      const early = await ingest('uspto-ttab', [write('ttab-early.xml', opposition)]);
+      expect(early).to.deep.include({ not_found: 1, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
+      const caseFile = write('apc-late.xml', applicationsDocument([withSerial(sampleCaseFile('98763166'), '71800001')]));
+      expect(await ingest('uspto', [caseFile])).to.deep.include({ inserted: 1, error: null });
+      await app.indexer.catchUp();
+      const id = catalogId('tm_', 'US', '71800001');
+      const detail = await ok<{ has_proceedings: boolean; version: number; owners: Array<{ id: string }> }>(await app.get(`/v1/trademarks/${id}`));
+      expect(detail).to.include({ has_proceedings: true, version: 2 });
+      const events = await ok<{ data: Array<{ event_date: string }> }>(await app.get(`/v1/trademarks/${id}/history?event_type=opposition_filed`));
+      expect(events.data.map((event) => event.event_date)).to.deep.equal(['2026-04-14']);
+      const proceeding = await ok<{ contested_classes: number[]; parties: Array<{ owner_id: string; role: string; country_code: string | null }> }>(
+        await app.get(`/v1/proceedings/${catalogId('prc_', 'US', '91000002')}`),
+      );
+      expect(proceeding.contested_classes).to.deep.equal([16]);
+      expect(proceeding.parties.find((p) => p.role === 'respondent')).to.include({ owner_id: detail.owners[0]!.id, country_code: 'VN' });
+      const listed = await ok<{ total_count?: number; data: Array<{ id: string }> }>(
+        await app.get(`/v1/trademarks?office=US&has_proceedings=true&application_number=71800001`),
+      );
+      expect(listed.data.map((mark) => mark.id)).to.deep.equal([id]);
+      // Loading the case-file again joins nothing twice.
+      expect(await ingest('uspto', [caseFile])).to.deep.include({ unchanged: 1 });
+      expect((await ok<{ version: number }>(await app.get(`/v1/trademarks/${id}`))).version).to.equal(2);
+    });
+
     it("joins an opposition to the defendant's mark only: the opposer's pleaded registration is its ground, not opposed", async () => {
       // The real sample entry as an opposition: its party (P) pleads 71231446 (class 036) against a
       // defendant (D) whose application is 71600001 (class 016).
