@@ -53,7 +53,13 @@ export class ProceedingWriter {
       const markIds = records.map((record) => unique(record.serials.map((serial) => catalogId('tm_', 'US', serial))));
       const marks = await this.loadMarks(markIds.flat());
       const markOwners = await this.ownersOf(marks.values());
-      const ownerIds = await this.marks.resolveOwners(records.flatMap((record) => record.parties.map((party) => party.owner)));
+      // A party named like an owner of one of its marks is that owner; only the others are matched
+      // or created by the party rules (no stray owner record for the applicant defending its mark).
+      const known = markIds.map((ids) => ids.map((markId) => marks.get(markId)).filter((mark): mark is TrademarkDoc => mark !== undefined));
+      const markOwnerIds = records.map((record, i) => record.parties.map((party) => markOwnerNamed(known[i]!, markOwners, party.owner.name)));
+      const resolvedIds = await this.marks.resolveOwners(
+        records.flatMap((record, i) => record.parties.filter((_, j) => markOwnerIds[i]![j] === undefined).map((party) => party.owner)),
+      );
       await this.marks.flushParties();
 
       const now = this.marks.stamp();
@@ -64,10 +70,8 @@ export class ProceedingWriter {
       for (const [i, record] of records.entries()) {
         const id = ids[i]!;
         const trademarkIds = markIds[i]!;
-        const known = trademarkIds.map((markId) => marks.get(markId)).filter((mark): mark is TrademarkDoc => mark !== undefined);
-        const parties = record.parties.map((party): ProceedingParty => {
-          const resolved = ownerIds[cursor++]!;
-          const ownerId = markOwnerNamed(known, markOwners, party.owner.name) ?? resolved;
+        const parties = record.parties.map((party, j): ProceedingParty => {
+          const ownerId = markOwnerIds[i]![j] ?? resolvedIds[cursor++]!;
           return {
             owner_id: ownerId,
             name: party.owner.name,
@@ -86,7 +90,7 @@ export class ProceedingWriter {
           decision_outcome: null,
           trademark_ids: trademarkIds,
           parties,
-          contested_classes: contestedClasses(known),
+          contested_classes: contestedClasses(known[i]!),
           description: record.description,
         };
         if (previous && sameValue(withoutStamps(previous), content)) {

@@ -645,12 +645,17 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       const opposer = party.replace('<serial-number>79412016</serial-number>', '<serial-number>71231446</serial-number>');
       const applicant = party
         .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
-        .replace('<name>Octopus Energy Group Limited</name>', '<name>Defending Applicant Ltd</name>')
+        .replace('<name>Octopus Energy Group Limited</name>', '<name>NGUYEN QUANG HUY</name>')
         .replace('<serial-number>79412016</serial-number>', '<serial-number>71600001</serial-number>');
       const opposition = sample
         .replace('<number>79412016</number>', '<number>91000001</number>')
         .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
         .replace(party, opposer + applicant);
+      const ownersNamed = async () =>
+        (await app.adapters.store.collection<{ _id: string }>(COLLECTIONS.owners).find({ canonical_name: 'nguyen quang huy' }))
+          .map((owner) => owner._id)
+          .sort();
+      const ownersBefore = await ownersNamed();
       const summary = await ingest('uspto-ttab', [write('ttab-opposition.xml', opposition)]);
       expect(summary).to.deep.include({ records_read: 1, updated: 1, not_found: 0, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
       await app.indexer.catchUp();
@@ -664,8 +669,14 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       expect(proceeding).to.deep.include({ proceeding_type: 'opposition', contested_classes: [16] });
       expect(proceeding.parties.map((p) => [p.name, p.role])).to.deep.equal([
         ['Octopus Energy Group Limited', 'opponent'],
-        ['Defending Applicant Ltd', 'respondent'],
+        ['NGUYEN QUANG HUY', 'respondent'],
       ]);
+      // The respondent is the applicant, the owner of the opposed mark: no second owner record is made for it.
+      const opposedOwners = (await ok<{ owners: Array<{ id: string }> }>(await app.get(`/v1/trademarks/${catalogId('tm_', 'US', '71600001')}`))).owners.map(
+        (o) => o.id,
+      );
+      expect(proceeding.parties[1]).to.include({ owner_id: opposedOwners[0] });
+      expect(await ownersNamed()).to.deep.equal(ownersBefore);
       expect(proceeding.description).to.contain('marks pleaded against it: 71231446');
       const opposed = catalogId('tm_', 'US', '71600001');
       const pleaded = catalogId('tm_', 'US', '71231446');
