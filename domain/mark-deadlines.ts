@@ -17,15 +17,17 @@ export interface AllowanceFacts {
 export const ALLOWANCE_EVENT_TYPES = ['notice_of_allowance_issued', 'use_extension_granted', 'statement_of_use_filed'] as const;
 
 /**
- * From a mark's events: its (first) notice of allowance and the extensions of time granted after
- * it; null when no notice issued or a statement of use was filed on or after it (the deadline is
- * met; an amendment to allege use before the notice is not).
+ * From a mark's events: its latest notice of allowance (one cancelled and issued again counts from
+ * the new one) and the extensions of time granted after it; null when no notice issued or a
+ * statement of use was filed on or after it (the deadline is met; an amendment to allege use
+ * before the notice is not).
  */
 export function allowanceOf(events: ReadonlyArray<Pick<TrademarkEventDoc, 'event_type' | 'event_date'>>): AllowanceFacts | null {
   const issued = events
     .filter((event) => event.event_type === 'notice_of_allowance_issued')
     .map((event) => event.event_date)
-    .sort()[0];
+    .sort()
+    .pop();
   if (issued === undefined) return null;
   const since = events.filter((event) => event.event_date >= issued);
   if (since.some((event) => event.event_type === 'statement_of_use_filed')) return null;

@@ -69,7 +69,7 @@ async function allowance(app: TestApp, id: string): Promise<Record<string, unkno
     (await ok<{ data: Array<{ event_date: string }> }>(await send(app, 'GET', `/v1/trademarks/${id}/history?event_type=${type}&limit=100`))).data
       .map((event) => event.event_date)
       .sort();
-  const [notice] = await dates('notice_of_allowance_issued');
+  const notice = (await dates('notice_of_allowance_issued')).pop();
   if (notice === undefined) return {};
   if ((await dates('statement_of_use_filed')).some((date) => date >= notice)) return {};
   return { notice_of_allowance_date: notice, use_extensions_granted: (await dates('use_extension_granted')).filter((date) => date >= notice).length };

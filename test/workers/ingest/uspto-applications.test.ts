@@ -149,6 +149,16 @@ describe('workers/ingest/uspto: a <case-file> as a mark', () => {
       expect(usptoStatus('774', { oppositionPending: false, cancellationPending: false }, tables)).to.include({ stage: 'pending_opposition' });
       expect(usptoStatus('790', { oppositionPending: false, cancellationPending: false }, tables).challenge_states).to.deep.equal(['cancellation_pending']);
     });
+
+    it('689/690 (notice of allowance withdrawn, cancelled) are back in examination; 773 (extension of time to oppose ended) awaits issue; 781/782 (Sections 16A/16B) are non-use cancellations', () => {
+      const status = (code: string) => usptoStatus(code, { oppositionPending: false, cancellationPending: false }, tables);
+      expect(status('688')).to.include({ stage: 'allowed' });
+      expect(status('689')).to.include({ stage: 'examining', reason: 'under_examination' });
+      expect(status('690')).to.include({ stage: 'examining', reason: 'under_examination' });
+      expect(status('773')).to.include({ stage: 'pending_issuance' });
+      expect(status('781')).to.include({ stage: 'cancelled', reason: 'cancelled_non_use' });
+      expect(status('782')).to.include({ stage: 'cancelled', reason: 'cancelled_non_use' });
+    });
   });
 
   describe('the mark itself', () => {
@@ -290,6 +300,33 @@ describe('workers/ingest/uspto: a <case-file> as a mark', () => {
       const cancelled = mark('85017257').events.find((e) => e.office_event_code === 'C8..');
       expect(cancelled).to.include({ event_type: 'cancelled', event_date: '2018-12-07', description: 'CANCELLED SEC. 8 (6-YR)' });
       expect(mark('85017257').events.find((e) => e.office_event_code === 'E815')?.description).to.equal('TEAS SECTION 8 & 15 RECEIVED');
+    });
+
+    it('types codes the table words once per event type letter, and wordings with a number placeholder (the table writes 999999)', () => {
+      // Wordings read from data/uspto/event_codes.csv.
+      const typed: Array<[string, string]> = [
+        ['OP.I', 'opposition_filed'], // OPPOSITION INSTITUTED NO. 999999
+        ['OP.T', 'opposition_terminated'], // OPPOSITION TERMINATED NO. 999999
+        ['OP.S', 'opposition_terminated'], // OPPOSITION SUSTAINED NO. 999999
+        ['PETC', 'cancellation_requested'], // CANCELLATION INSTITUTED NO. 999999
+        ['CNFR', 'final_refusal_issued'], // FINAL REFUSAL MAILED (O), … SU - FINAL REFUSAL - WRITTEN (W)
+        ['CNSL', 'suspended'], // LETTER OF SUSPENSION MAILED
+        ['C7..', 'surrendered'], // CANCELLED SECTION 7-TOTAL
+        ['CNPR', 'statement_of_use_accepted'], // ALLOWED PRINCIPAL REGISTER - SOU ACCEPTED
+        ['SUPC', OFFICE_EVENT_TYPE], // STATEMENT OF USE PROCESSING COMPLETE: formalities, not the acceptance
+        ['EXT2', 'use_extension_requested'], // SOU EXTENSION 2 FILED
+        ['EX3G', 'use_extension_granted'], // SOU EXTENSION 3 GRANTED
+        ['IUSF', 'statement_of_use_filed'], // USE STATEMENT FILED
+        ['C15A', 'declaration_of_use_accepted'], // REGISTERED - SEC. 8 (6-YR) ACCEPTED & SEC. 15 ACK.
+        ['815F', 'declaration_of_use_filed'], // REGISTERED - SEC. 8 (6-YR) & SEC. 15 FILED
+        ['RNL1', 'renewed'], // REGISTERED AND RENEWED (FIRST RENEWAL - 10 YRS)
+        ['ABN4', 'abandoned'], // ABANDONMENT - AFTER INTER PARTES DECISION
+        ['CNTA', OFFICE_EVENT_TYPE], // APPROVED FOR REGISTRATION SUPPLEMENTAL REGISTER: not published for opposition
+      ];
+      for (const [code, type] of typed) expect(context.events.typeOf(code), code).to.equal(type);
+      // Without a wording in the record, the table's wording of the record's event type letter.
+      expect(context.events.event('CNFR', '2024-01-02', 7, null, 'O').description).to.equal('FINAL REFUSAL MAILED');
+      expect(context.events.event('CNFR', '2024-01-02', 7, null, 'W').description).to.equal('SU - FINAL REFUSAL - WRITTEN');
     });
 
     it('keys each event by entry number, code and date, so a restated event is the same event', () => {

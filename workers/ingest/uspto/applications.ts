@@ -218,7 +218,7 @@ function events(caseFile: XmlElement, context: UsptoContext): EventInput[] {
     const date = officeDate(textAt(row, 'date'), 'case-file-event-statement/date');
     const number = Number(textAt(row, 'number'));
     if (code === null || date === null || !Number.isInteger(number)) continue;
-    list.push({ number, event: context.events.event(code, date, number, textAt(row, 'description-text')) });
+    list.push({ number, event: context.events.event(code, date, number, textAt(row, 'description-text'), textAt(row, 'type')) });
   }
   list.sort((a, b) => (a.event.event_date < b.event.event_date ? -1 : a.event.event_date > b.event.event_date ? 1 : a.number - b.number));
   const madrid: EventInput[] = [];

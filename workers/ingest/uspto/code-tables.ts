@@ -14,10 +14,16 @@ export interface UsptoStatusCode {
   liveDead: string;
 }
 
+/** One wording of an event code: the table words a code once per event type letter (I incoming, O outgoing, E e-mailed, …). */
+export interface UsptoEventWording {
+  type: string;
+  description: string;
+}
+
 export interface UsptoCodeTables {
   statuses: ReadonlyMap<string, UsptoStatusCode>;
-  /** Event code → description. */
-  events: ReadonlyMap<string, string>;
+  /** Event code → every wording the table gives it, in table order. */
+  events: ReadonlyMap<string, readonly UsptoEventWording[]>;
 }
 
 function rows(dir: string, file: string): Array<Record<string, string>> {
@@ -27,6 +33,12 @@ function rows(dir: string, file: string): Array<Record<string, string>> {
 export function readUsptoCodeTables(dir: string): UsptoCodeTables {
   return {
     statuses: new Map(rows(dir, 'status_codes.csv').map((row) => [row.code!, { description: row.description!, liveDead: row.live_dead_indicator! }])),
-    events: new Map(rows(dir, 'event_codes.csv').map((row) => [row.code!, row.description!])),
+    events: groupedWordings(rows(dir, 'event_codes.csv')),
   };
+}
+
+function groupedWordings(table: Array<Record<string, string>>): Map<string, UsptoEventWording[]> {
+  const byCode = new Map<string, UsptoEventWording[]>();
+  for (const row of table) byCode.set(row.code!, [...(byCode.get(row.code!) ?? []), { type: row.event_type_cd!, description: row.description! }]);
+  return byCode;
 }
