@@ -486,6 +486,23 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
   });
 
   describe('assignments and TTAB proceedings, joined to their marks by serial number', () => {
+    /**
+     * The real sample TTAB entry as an opposition: its one party (P, Octopus Energy Group Limited)
+     * pleads `pleaded` against a defendant (D) named `applicant` whose application is `opposed`.
+     */
+    const oppositionEntry = (o: { number: string; pleaded: string; opposed: string; applicant: string }): string => {
+      const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
+      const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
+      const withProperty = (text: string, serial: string) => text.replace('<serial-number>79412016</serial-number>', `<serial-number>${serial}</serial-number>`);
+      const defendant = withProperty(party, o.opposed)
+        .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
+        .replace('<name>Octopus Energy Group Limited</name>', `<name>${o.applicant}</name>`);
+      return sample
+        .replace('<number>79412016</number>', `<number>${o.number}</number>`)
+        .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
+        .replace(party, withProperty(party, o.pleaded) + defendant);
+    };
+
     before(async () => {
       // The marks the sample assignments and proceeding name, built from real case-files with their serials.
       const targets = ['71614627', '71600001', '71231446', '79412016'].map((serial, i) => withSerial(sampleCaseFile(SERIALS[i]!), serial));
@@ -601,18 +618,9 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     });
 
     it('joins a proceeding loaded before its mark when the case-file arrives: count, event, classes and the applicant as owner', async () => {
-      // The real sample entry as an opposition against 71800001, not yet loaded, defended by the
-      // applicant the case-file built from 98763166 names (<party-name>Nguyen Quang Huy</party-name>, VN, class 016).
-      const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
-      const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
-      const applicant = party
-        .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
-        .replace('<name>Octopus Energy Group Limited</name>', '<name>NGUYEN QUANG HUY</name>')
-        .replace('<serial-number>79412016</serial-number>', '<serial-number>71800001</serial-number>');
-      const opposition = sample
-        .replace('<number>79412016</number>', '<number>91000002</number>')
-        .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
-        .replace(party, party.replace('<serial-number>79412016</serial-number>', '<serial-number>71231446</serial-number>') + applicant);
+      // An opposition against 71800001, not yet loaded, defended by the applicant the case-file
+      // built from 98763166 names (<party-name>Nguyen Quang Huy</party-name>, VN, class 016).
+      const opposition = oppositionEntry({ number: '91000002', pleaded: '71231446', opposed: '71800001', applicant: 'NGUYEN QUANG HUY' });
       const early = await ingest('uspto-ttab', [write('ttab-early.xml', opposition)]);
       expect(early).to.deep.include({ not_found: 1, proceedings: { inserted: 1, updated: 0, unchanged: 0 } });
       const caseFile = write('apc-late.xml', applicationsDocument([withSerial(sampleCaseFile('98763166'), '71800001')]));
@@ -638,19 +646,8 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     });
 
     it("joins an opposition to the defendant's mark only: the opposer's pleaded registration is its ground, not opposed", async () => {
-      // The real sample entry as an opposition: its party (P) pleads 71231446 (class 036) against a
-      // defendant (D) whose application is 71600001 (class 016).
-      const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
-      const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
-      const opposer = party.replace('<serial-number>79412016</serial-number>', '<serial-number>71231446</serial-number>');
-      const applicant = party
-        .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
-        .replace('<name>Octopus Energy Group Limited</name>', '<name>NGUYEN QUANG HUY</name>')
-        .replace('<serial-number>79412016</serial-number>', '<serial-number>71600001</serial-number>');
-      const opposition = sample
-        .replace('<number>79412016</number>', '<number>91000001</number>')
-        .replace('<type-code>EXA</type-code>', '<type-code>OPP</type-code>')
-        .replace(party, opposer + applicant);
+      // The opposer pleads 71231446 (class 036) against the application 71600001 (class 016).
+      const opposition = oppositionEntry({ number: '91000001', pleaded: '71231446', opposed: '71600001', applicant: 'NGUYEN QUANG HUY' });
       const ownersNamed = async () =>
         (await app.adapters.store.collection<{ _id: string }>(COLLECTIONS.owners).find({ canonical_name: 'nguyen quang huy' }))
           .map((owner) => owner._id)
