@@ -55,7 +55,7 @@ export class ProceedingWriter {
       const markOwners = await this.ownersOf(marks.values());
       // A party named like an owner of one of its marks is that owner; only the others are matched
       // or created by the party rules (no stray owner record for the applicant defending its mark).
-      const known = markIds.map((ids) => ids.map((markId) => marks.get(markId)).filter((mark): mark is TrademarkDoc => mark !== undefined));
+      const known = markIds.map((group) => group.map((markId) => marks.get(markId)).filter((mark): mark is TrademarkDoc => mark !== undefined));
       const markOwnerIds = records.map((record, i) => record.parties.map((party) => markOwnerNamed(known[i]!, markOwners, party.owner.name)));
       const resolvedIds = await this.marks.resolveOwners(
         records.flatMap((record, i) => record.parties.filter((_, j) => markOwnerIds[i]![j] === undefined).map((party) => party.owner)),
@@ -116,7 +116,7 @@ export class ProceedingWriter {
           amendments.push({ trademark_id: markId, proceeding_count_delta: -1, data_date: record.filed_date });
         }
       }
-      await this.await(awaited);
+      await this.recordAwaited(awaited);
       return { proceedings: outcomes, marks: amendments.length === 0 ? [] : await this.marks.amend(amendments) };
     });
   }
@@ -125,10 +125,10 @@ export class ProceedingWriter {
    * Joins the proceedings that named these marks before they were stored (call after writing
    * them): each mark gets the count and event it would have had, each proceeding the classes of
    * its marks now stored and, for a party named like an owner of the arrived mark, that owner.
-   * One lookup by ID when none awaits them (the common case).
+   * One lookup by ID, and no transaction, when none awaits them (the common case).
    */
   async joinArrived(trademarkIds: readonly string[]): Promise<MarkWriteResult[]> {
-    if (trademarkIds.length === 0) return [];
+    if (trademarkIds.length === 0 || (await this.awaited.findByIds(unique(trademarkIds))).length === 0) return [];
     return this.marks.transaction(async () => {
       const awaited = await this.awaited.findByIds(unique(trademarkIds));
       if (awaited.length === 0) return [];
@@ -156,7 +156,7 @@ export class ProceedingWriter {
   }
 
   /** Records marks not in the store that proceedings named, for joinArrived. */
-  private async await(awaited: ReadonlyMap<string, AwaitedProceedingMarkDoc['proceedings']>): Promise<void> {
+  private async recordAwaited(awaited: ReadonlyMap<string, AwaitedProceedingMarkDoc['proceedings']>): Promise<void> {
     if (awaited.size === 0) return;
     const stored = new Map((await this.awaited.findByIds([...awaited.keys()])).map((doc) => [doc._id, doc]));
     for (const [markId, entries] of awaited) {
