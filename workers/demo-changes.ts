@@ -1,11 +1,15 @@
 /**
  * The demo's change simulator (`npm start` on the demo dataset): writes a few marks a minute
  * through the one write path, so the demo watches produce alerts a newcomer can read within a
- * minute. Each tick either files a new US application in class 9 (half of them near-duplicates
- * of the demo similarity watch's mark) or publishes a pending mark it filed earlier. Seeded, so
- * two runs tell the same story. Off with MARQUE_DEMO_CHANGES_PER_MINUTE=0.
+ * minute. Each tick files a new US application in class 9 (half of them near-duplicates of the
+ * demo similarity watch's mark) or, every third, publishes a US mark of the catalog approved and
+ * awaiting publication (class 9 first, oldest filing first), as the USPTO's weekly gazette would:
+ * publication follows examination, so a filing of the day is never published (once none awaits,
+ * only filings are made). Seeded, so two runs tell the same story. Off with
+ * MARQUE_DEMO_CHANGES_PER_MINUTE=0.
  */
 import type { DocumentStore } from '../datasources/ports';
+import { COLLECTIONS, type TrademarkDoc } from '../domain/records';
 import { markText, nearDuplicate } from './ingest/generator/names';
 import { Random } from './ingest/generator/random';
 import { addMark, updateMark } from './ingest/manual-marks';
@@ -19,7 +23,6 @@ export class DemoChanges {
   private running: Promise<unknown> = Promise.resolve();
   private readonly writer: MarkWriter;
   private readonly random: Random;
-  private readonly pending: string[] = [];
   private ticks = 0;
 
   constructor(
@@ -32,13 +35,13 @@ export class DemoChanges {
     this.random = new Random(seed);
   }
 
-  /** One change: file a new application, or publish one filed earlier. */
+  /** One change: file a new application, or publish a mark awaiting publication. */
   async tick(): Promise<string> {
     const today = new Date().toISOString().slice(0, 10);
     this.ticks += 1;
-    const publish = this.ticks % 3 === 0 ? this.pending.shift() : undefined;
-    if (publish !== undefined) {
-      await updateMark(this.store, this.writer, publish, { status: 'published', eventType: null, publicationDate: today, today });
+    const publish = this.ticks % 3 === 0 ? await this.awaitingPublication() : null;
+    if (publish !== null) {
+      await updateMark(this.store, this.writer, publish, { status: 'published', eventType: 'published', publicationDate: today, today });
       return publish;
     }
     const text = this.ticks % 2 === 1 ? nearDuplicate(DEMO_PROTECTED_MARK, this.random) : markText(this.random);
@@ -50,8 +53,18 @@ export class DemoChanges {
       status: 'pending',
       today,
     });
-    this.pending.push(trademark_id);
     return trademark_id;
+  }
+
+  /** The next US mark approved and awaiting publication: in class 9 if any, the oldest filing first. */
+  private async awaitingPublication(): Promise<string | null> {
+    const marks = this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
+    const awaiting = { office_code: 'US', 'status.stage': 'pending_publication' };
+    const [next] = [
+      ...(await marks.find({ ...awaiting, 'classifications.nice_class': 9 }, { sort: { filing_date: 1, _id: 1 }, limit: 1 })),
+      ...(await marks.find(awaiting, { sort: { filing_date: 1, _id: 1 }, limit: 1 })),
+    ];
+    return next?._id ?? null;
   }
 
   start(): void {
