@@ -333,6 +333,45 @@ describe('workers/ingest/generator', function () {
       }
     });
 
+    it('leaves no mark outside the US in an opposition stage once its period (data/rules.json) closed before the generated today', () => {
+      const corpus = loadRuleCorpus(dataFile('rules.json'));
+      const inOpposition = catalog.trademarks.filter(
+        (tm) => tm.office_code !== 'US' && tm.publication_date !== null && ['published', 'opposition_period'].includes(tm.status.stage),
+      );
+      expect(inOpposition.length).to.be.greaterThan(0);
+      const lastDay = addDays(TODAY, -1);
+      const closed = inOpposition.filter((tm) => {
+        const trigger = oppositionTriggerFor(corpus, { ...tm, filing_route: tm.filing_route === 'madrid' ? 'madrid_designation' : 'domestic' });
+        if (trigger.publication_date === null) return false;
+        const window = computeOppositionWindow(corpus, {
+          ...trigger,
+          office_code: tm.office_code,
+          publication_date: trigger.publication_date,
+          as_of_date: lastDay,
+        });
+        return window.status === 'closed';
+      });
+      expect(closed.map((tm) => `${tm._id} ${tm.office_code} published ${tm.publication_date}`)).to.deep.equal([]);
+    });
+
+    it('asks for revocation for non-use only after five years without use in the EU states, the UK, CH, BR and IN, three elsewhere', () => {
+      // Art. 58(1)(a) EUTMR and the laws under Directive 2015/2436 art. 16 (DE, FR, ES), UK s.46(1)(a) TMA 1994,
+      // CH art. 12 MSchG, BR art. 143 LPI, IN s.47 (five years and three months); US 15 U.S.C. §1127, JP art. 50, CN art. 49, … three.
+      const fiveYears = new Set(['EM', 'GB', 'DE', 'FR', 'ES', 'CH', 'BR', 'IN']);
+      const marks = new Map(catalog.trademarks.map((tm) => [tm._id, tm]));
+      const revocations = catalog.proceedings.filter((p) => p.description === 'Revocation for non-use');
+      expect(revocations.length).to.be.greaterThan(0);
+      for (const revocation of revocations) {
+        const tm = marks.get(revocation.trademark_ids[0] as string) as TrademarkDoc;
+        const years = fiveYears.has(tm.office_code) ? 5 : 3;
+        const earliest = `${Number((tm.registration_date as string).slice(0, 4)) + years}${(tm.registration_date as string).slice(4)}`;
+        expect(
+          revocation.filed_date >= earliest,
+          `${revocation._id} ${tm.office_code} registered ${tm.registration_date}, filed ${revocation.filed_date}`,
+        ).to.equal(true);
+      }
+    });
+
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {
       const perDecade = (from: string, to: string): number => catalog.trademarks.filter((tm) => tm.filing_date >= from && tm.filing_date < to).length;
       expect(perDecade('1990-01-01', '1995-01-01')).to.be.greaterThan(20);

@@ -6,7 +6,7 @@
  */
 import type { ChallengeState, ProceedingStatus, ProceedingType, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
-import { firstExpiry, type OfficeProfile, oppositionEnd, renewedExpiry } from './offices';
+import { firstExpiry, nonUseYears, type OfficeProfile, oppositionEnd, renewedExpiry } from './offices';
 import { type Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
@@ -375,7 +375,7 @@ class Simulation {
     if (kind !== 'international' && this.random.chance(0.07)) actions.push({ day: registrationDay + this.random.int(60, 4000), action: 'assignment' });
     if (this.random.chance(0.05)) actions.push({ day: registrationDay + this.random.int(60, 4000), action: 'representative' });
     if (kind !== 'international' && this.random.chance(this.input.conflictOwnerIndex !== null ? 0.04 : 0.008)) {
-      actions.push({ day: addYears(registrationDay, 3) + this.random.int(0, 2000), action: 'cancellation' });
+      actions.push({ day: addYears(registrationDay, nonUseYears(office)) + this.random.int(0, 2000), action: 'cancellation' });
     }
     if (this.random.chance(0.006)) actions.push({ day: registrationDay + this.random.int(200, 5000), action: 'surrender' });
     actions.sort((a, b) => a.day - b.day);
@@ -465,6 +465,20 @@ class Simulation {
     return this.step(decisionDay, [], { stage: 'registered', reason: renewed ? 'renewed' : 'registration_in_force', challenges: [] });
   }
 
+  /**
+   * A mark left published by the simulation (its registration would come after today) whose
+   * opposition period ended before today awaits its registration from the day after: no office
+   * but the USPTO, which keeps its published status until the allowance or registration (and whose
+   * period extensions run up to 180 days), shows a mark in opposition once the period is over.
+   */
+  settleAfterOpposition(): void {
+    const { office } = this.input;
+    const published = this.state.publication;
+    if (office.code === 'US' || published === null || !['published', 'opposition_period'].includes(this.state.stage)) return;
+    const closed = oppositionEnd(office, published) + 1;
+    if (closed <= LAST_DAY) this.step(closed, [], { stage: 'pending_issuance', reason: null });
+  }
+
   /** Rarely the office reports a status we cannot map: the mark ends as `unknown`. */
   maybeUnknown(): void {
     if (DEATH_STAGES.has(this.state.stage) || !this.random.chance(0.003)) return;
@@ -475,6 +489,7 @@ class Simulation {
 export function simulateLifecycle(input: LifecycleInput, random: Random, hooks: LifecycleHooks): Lifecycle {
   const simulation = new Simulation(input, random, hooks);
   simulation.run();
+  simulation.settleAfterOpposition();
   simulation.maybeUnknown();
   simulation.events.sort((a, b) => a.day - b.day);
   return { steps: simulation.steps, events: simulation.events, proceedings: simulation.proceedings };

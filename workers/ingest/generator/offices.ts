@@ -620,6 +620,17 @@ export function renewedExpiry(profile: OfficeProfile, expiry: number): number {
   return addYears(expiry, earlier !== undefined && expiry < earlier.until ? earlier.years : TERM_YEARS);
 }
 
+/**
+ * Offices where a registration can be revoked for non-use only after five years without use (EU
+ * law: Art. 58(1)(a) EUTMR and the national laws under Directive 2015/2436, UK s.46(1) TMA 1994,
+ * Switzerland, Brazil; India five years and three months); the others three (US abandonment
+ * presumption, Japan, China, Korea, Canada, Australia, Mexico).
+ */
+const FIVE_YEAR_NON_USE: ReadonlySet<string> = new Set(['EM', 'GB', 'DE', 'FR', 'ES', 'CH', 'BR', 'IN']);
+
+/** Years after registration before a revocation for non-use can be asked for. */
+export const nonUseYears = (profile: OfficeProfile): number => (FIVE_YEAR_NON_USE.has(profile.code) ? 5 : 3);
+
 export function oppositionEnd(profile: OfficeProfile, publicationDay: number): number {
   return addMonths(publicationDay, Math.max(1, profile.oppositionMonths));
 }
