@@ -372,6 +372,27 @@ describe('workers/ingest/generator', function () {
       }
     });
 
+    it('classifies each filing under the Nice edition in force on its filing date, without classes 43-45 before NCL 8 (2002)', () => {
+      // WIPO: NCL 6 from 1992, 7 from 1997, 8 from 2002 (43-45 split from 42), 9 from 2007, 10 from 2012 with yearly versions, 11 from 2017, 12 from 2023, 13 from 2026.
+      const expected = (date: string): string | null => {
+        const year = Number(date.slice(0, 4));
+        if (year >= 2012) return `${year >= 2026 ? 13 : year >= 2023 ? 12 : year >= 2017 ? 11 : 10}-${year}`;
+        return year >= 2007 ? '9-2007' : year >= 2002 ? '8-2002' : year >= 1997 ? '7-1997' : year >= 1992 ? '6-1992' : null;
+      };
+      let before2002 = 0;
+      for (const tm of catalog.trademarks) {
+        for (const c of tm.classifications) expect(c.nice_edition, `${tm._id} filed ${tm.filing_date}`).to.equal(expected(tm.filing_date));
+        if (tm.filing_date < '2002-01-01' && tm.filing_route !== 'madrid') {
+          before2002++;
+          expect(
+            tm.classifications.every((c) => c.nice_class <= 42),
+            `${tm._id} filed ${tm.filing_date}`,
+          ).to.equal(true);
+        }
+      }
+      expect(before2002).to.be.greaterThan(50);
+    });
+
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {
       const perDecade = (from: string, to: string): number => catalog.trademarks.filter((tm) => tm.filing_date >= from && tm.filing_date < to).length;
       expect(perDecade('1990-01-01', '1995-01-01')).to.be.greaterThan(20);
@@ -391,7 +412,6 @@ describe('workers/ingest/generator', function () {
           const terms = item.goods_services_text.split('; ');
           expect(terms.length).to.be.at.least(2);
           for (const term of terms) expect(termsByClass.get(item.nice_class)?.has(term), `${item.nice_class}: ${term}`).to.equal(true);
-          expect(item.nice_edition).to.equal(tm.filing_date >= '2026-01-01' ? '13-2026' : '12-2025');
         }
         const goods = classes.some((c) => c <= 34);
         const services = classes.some((c) => c >= 35);

@@ -4,7 +4,7 @@
  */
 import niceTerms from '../../../data/nice_terms.json';
 import type { Classification } from '../../../domain/records';
-import { niceEditionFor } from '../../../domain/nice-edition';
+import { niceEditionFor, SERVICE_CLASSES_SPLIT_FROM } from '../../../domain/nice-edition';
 import { isoDate } from './dates';
 import { type Random, WeightedTable } from './random';
 
@@ -110,6 +110,12 @@ export function pickClasses(random: Random, primary: number | null = null): numb
     classes.add(related.length > 0 && random.chance(0.6) ? random.pick(related) : CLASS_TABLE.pick(random));
   }
   return [...classes].sort((a, b) => a - b);
+}
+
+/** The classes as a filing of `filingDay` names them: before NCL 8, the services of 43 to 45 were class 42. */
+export function classesInForce(classes: readonly number[], filingDay: number): number[] {
+  if (isoDate(filingDay) >= SERVICE_CLASSES_SPLIT_FROM) return [...classes];
+  return [...new Set(classes.map((nice) => (nice > 42 ? 42 : nice)))].sort((a, b) => a - b);
 }
 
 export function termsOfClass(niceClass: number): readonly string[] {

@@ -17,7 +17,7 @@ import type {
   TrademarkEventDoc,
   TrademarkSourceDoc,
 } from '../../../domain/records';
-import { classification, pickClasses } from './classification';
+import { classesInForce, classification, pickClasses } from './classification';
 import { addMonths, isoDate, startOfYear, TODAY } from './dates';
 import { buildHistory, type TrackedValues } from './history';
 import { PRIMARY_BY_STAGE } from '../../../domain/trademark-status';
@@ -240,7 +240,7 @@ export class MarkGenerator {
         classes = earlier.classes;
       }
     }
-    const finalClasses = classes ?? pickClasses(this.random);
+    const finalClasses = classesInForce(classes ?? pickClasses(this.random), filingDay);
     if (design.wordLike) {
       const entry: RecentMark = { text: design.text, ownerIndex: itemAt(ownerIndexes, 0), classes: finalClasses };
       if (this.recent.length < RECENT_CAPACITY) this.recent.push(entry);
