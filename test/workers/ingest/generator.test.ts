@@ -393,6 +393,24 @@ describe('workers/ingest/generator', function () {
       expect(before2002).to.be.greaterThan(50);
     });
 
+    it('names representatives who may act before the office: before EUIPO admitted in the EEA (Art. 120 EUTMR), before a national office in its country where the catalog has attorneys there', () => {
+      // The EU states, Iceland, Liechtenstein and Norway.
+      const EEA = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO'.split(' '));
+      const admitted = new Map(catalog.attorneys.map((attorney) => [attorney._id, new Set(attorney.bar_admissions)]));
+      const countries = new Set(catalog.attorneys.flatMap((attorney) => attorney.bar_admissions));
+      const offices = ['EM', 'GB', 'JP', 'CN', 'KR', 'BR', 'MX', 'IN'].filter((office) => office === 'EM' || countries.has(office));
+      expect(offices.length).to.be.greaterThan(3);
+      const outside: string[] = [];
+      for (const tm of catalog.trademarks.filter((mark) => mark.filing_route !== 'madrid' && offices.includes(mark.office_code))) {
+        for (const id of tm.attorney_ids) {
+          const bars = [...(admitted.get(id) ?? [])];
+          const may = tm.office_code === 'EM' ? bars.some((bar) => EEA.has(bar)) : bars.includes(tm.office_code);
+          if (!may) outside.push(`${tm._id} ${tm.office_code} ${id} ${bars.join(',')}`);
+        }
+      }
+      expect(outside).to.deep.equal([]);
+    });
+
     it('spreads filing dates over 1990 to 2026 with recent years more frequent', () => {
       const perDecade = (from: string, to: string): number => catalog.trademarks.filter((tm) => tm.filing_date >= from && tm.filing_date < to).length;
       expect(perDecade('1990-01-01', '1995-01-01')).to.be.greaterThan(20);

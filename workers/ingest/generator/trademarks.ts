@@ -290,8 +290,12 @@ export class MarkGenerator {
       office.homeCountries.length === 0 || office.homeCountries.includes(ownerCountry)
         ? ownerCountry
         : itemAt(office.homeCountries, ownerIndex % office.homeCountries.length);
-    const local = this.parties.attorneysByCountry.get(country);
-    const pool = local ?? null;
+    // Where the chosen country has no attorney, one of another of the office's home countries: a
+    // representative before EUIPO must practise in the EEA (Art. 120 EUTMR), before a national
+    // office in its country.
+    const pool =
+      [country, ...office.homeCountries].map((candidate) => this.parties.attorneysByCountry.get(candidate)).find((attorneys) => attorneys !== undefined) ??
+      null;
     const total = this.parties.attorneys.length;
     // Owners keep their representative: a stable choice per (owner, country), with exceptions.
     const stable = mix32(ownerIndex * 7919 + country.charCodeAt(0) * 31 + country.charCodeAt(1));
