@@ -493,7 +493,8 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
     const oppositionEntry = (o: { number: string; pleaded: string; opposed: string; applicant: string }): string => {
       const sample = readFileSync(fixture('uspto', 'ttab-daily-sample-1-proceeding.xml'), 'utf8');
       const party = sample.slice(sample.indexOf('<party>'), sample.indexOf('</party>') + '</party>'.length);
-      const withProperty = (text: string, serial: string) => text.replace('<serial-number>79412016</serial-number>', `<serial-number>${serial}</serial-number>`);
+      const withProperty = (text: string, serial: string) =>
+        text.replace('<serial-number>79412016</serial-number>', `<serial-number>${serial}</serial-number>`);
       const defendant = withProperty(party, o.opposed)
         .replace('<role-code>P</role-code>', '<role-code>D</role-code>')
         .replace('<name>Octopus Energy Group Limited</name>', `<name>${o.applicant}</name>`);
