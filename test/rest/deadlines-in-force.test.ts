@@ -156,14 +156,15 @@ describe('REST: deadlines of a mark whose status is unknown, and of an optional 
   });
 });
 
-describe('REST: deadlines of registrations in force (a portfolio keeps its marks under cancellation)', function () {
+describe('REST: portfolio deadlines of registrations in force (marks under cancellation) and of allowed applications', function () {
   this.timeout(120_000);
   let app: TestApp;
 
   before(async function () {
-    // 1,000 seeded marks hold registrations under cancellation; the shared app is left alone
+    // 2,000 seeded marks hold registrations under cancellation (3; 1,000 held none once the demo's
+    // non-use revocations waited five years where the law says so); the shared app is left alone
     // because this creates a portfolio.
-    app = await startTestApp({ marks: 1000 });
+    app = await startTestApp({ marks: 2000 });
   });
   after(async () => app.close());
 
@@ -196,6 +197,21 @@ describe('REST: deadlines of registrations in force (a portfolio keeps its marks
     );
     // Every registration has a renewal within 15 years.
     expect(new Set(expected.filter((row) => row.type === 'renewal').map((row) => row.trademark_id)).size).to.equal(marks.length);
+    expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
+  });
+
+  it("an allowed US application's statement of use, from the notice of allowance and extensions in its history", async () => {
+    const allowed = (await ok<ListBody<Mark>>(await send(app, 'GET', '/v1/trademarks?offices=US&status_stage=allowed&limit=10'))).data.map((mark) => mark.id);
+    expect(allowed, 'the fixture holds allowed US applications').to.not.be.empty;
+    const portfolio = await ok<{ id: string }>(await send(app, 'POST', '/v1/portfolios', { name: 'Allowed', trademark_ids: allowed }), 201);
+    const asOf = '2026-06-01';
+    const rows = (
+      await ok<ListBody<{ trademark_id: string; type: string; due_date: string }>>(
+        await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?as_of_date=${asOf}&limit=100`),
+      )
+    ).data;
+    const expected = await computedDeadlines(app, allowed, asOf);
+    expect(expected.map((deadline) => deadline.type)).to.include('statement_of_use');
     expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
   });
 });
