@@ -60,11 +60,10 @@ export class DemoChanges {
   private async awaitingPublication(): Promise<string | null> {
     const marks = this.store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
     const awaiting = { office_code: 'US', 'status.stage': 'pending_publication' };
-    const [next] = [
-      ...(await marks.find({ ...awaiting, 'classifications.nice_class': 9 }, { sort: { filing_date: 1, _id: 1 }, limit: 1 })),
-      ...(await marks.find(awaiting, { sort: { filing_date: 1, _id: 1 }, limit: 1 })),
-    ];
-    return next?._id ?? null;
+    const oldest = { sort: { filing_date: 1, _id: 1 }, limit: 1 } as const;
+    // The second query only when no class 9 mark awaits.
+    const inClass9 = (await marks.find({ ...awaiting, 'classifications.nice_class': 9 }, oldest))[0];
+    return (inClass9 ?? (await marks.find(awaiting, oldest))[0])?._id ?? null;
   }
 
   start(): void {
