@@ -13,6 +13,23 @@ export interface AlternatingProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Headers that describe one connection, not the message (RFC 9110 §7.6.1): a proxy must not pass
+ * them on. Passing the servers' `Keep-Alive: timeout=72` (Fastify's) to a client of this front,
+ * whose own connections close after Node's 5 s, had the client reuse a connection the front had
+ * just closed: a request now and then failed with ECONNRESET.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** A raw header list ([name, value, name, value, …]) without the connection's own headers. */
+function endToEnd(rawHeaders: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (!HOP_BY_HOP.has(rawHeaders[i]!.toLowerCase())) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return kept;
+}
+
 /** `backends` (base URLs) is read at each request, so servers may join after the front starts. */
 export async function startAlternatingProxy(backends: readonly string[]): Promise<AlternatingProxy> {
   const agent = new http.Agent({ keepAlive: true });
@@ -21,9 +38,9 @@ export async function startAlternatingProxy(backends: readonly string[]): Promis
   const server = http.createServer({ maxHeaderSize: 1 << 20 }, (request, response) => {
     const backend = new URL(backends[next++ % backends.length]!);
     const upstream = http.request(
-      { agent, host: backend.hostname, port: backend.port, method: request.method, path: request.url, headers: request.headers },
+      { agent, host: backend.hostname, port: backend.port, method: request.method, path: request.url, headers: endToEnd(request.rawHeaders) },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
         answer.pipe(response);
       },
     );
