@@ -25,8 +25,9 @@ export const TRADEMARK_INDEX: IndexDefinition = {
     right_kind: { kind: 'keyword' },
     filing_route: { kind: 'keyword' },
     scope_kind: { kind: 'keyword' },
-    application_number: { kind: 'keyword' },
-    registration_number: { kind: 'keyword' },
+    /** The numbers as they are matched (domain/ids.ts numberMatchKey), not as the office writes them. */
+    application_number_key: { kind: 'keyword' },
+    registration_number_key: { kind: 'keyword' },
     ir_number: { kind: 'keyword' },
     nice_classes: { kind: 'number', array: true },
     vienna_codes: { kind: 'keyword', array: true },

@@ -273,11 +273,12 @@ export interface TermCount {
 /** What `ensureIndex` did. */
 export interface EnsuredIndex {
   /**
-   * True when the index now exists empty because this call created it: the first time, or because
-   * its fields changed in a way the adapter cannot migrate in place. Its owner must refill it from
-   * the source of truth (the indexer rebuilds that projection).
+   * True when the index's documents must be written again from the source of truth (the indexer
+   * rebuilds that projection): it exists empty because this call created it (the first time, or
+   * its fields changed in a way the adapter cannot migrate in place), or it gained fields in place
+   * that the documents it holds lack.
    */
-  created: boolean;
+  needsRefill: boolean;
 }
 
 export interface SearchIndex {

@@ -93,6 +93,20 @@ export function normalizeApplicationNumber(applicationNumber: string): string {
 }
 
 /**
+ * What an application, registration or international registration number is matched by: letter
+ * case, spaces, the separators `/ . -` and leading zeros do not count, so `146682` finds the
+ * USPTO's `0146682`, `18123456` the EUIPO's `018123456` and `2019000123` a `2019-000123`. Only the
+ * numbers of one office are compared (the filters require `office`), and no office writes two of
+ * its numbers alike but for those.
+ */
+export function numberMatchKey(number: string): string {
+  return number
+    .toUpperCase()
+    .replace(/[\s/.-]+/g, '')
+    .replace(/^0+(?=.)/, '');
+}
+
+/**
  * The stable ID of an office record: derived from (office code, application number), both
  * normalized, so `catalogId('tm_', 'us', '97 123456')` equals `catalogId('tm_', 'US', '97123456')`.
  */

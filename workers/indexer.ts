@@ -42,12 +42,13 @@ export class SearchIndexer {
 
   /**
    * Creates or migrates every projection's index, and refills from the store those the SearchIndex
-   * had to create empty (an index definition changed by an upgrade), before anything is served.
+   * had to create empty or gave new fields (an index definition changed by an upgrade), before
+   * anything is served.
    */
   async ensureIndexes(): Promise<void> {
-    const created: IndexProjection[] = [];
-    for (const projection of this.projections) if ((await this.search.ensureIndex(projection.index)).created) created.push(projection);
-    if (created.length > 0) await this.refill(created);
+    const stale: IndexProjection[] = [];
+    for (const projection of this.projections) if ((await this.search.ensureIndex(projection.index)).needsRefill) stale.push(projection);
+    if (stale.length > 0) await this.refill(stale);
   }
 
   private async index(projection: IndexProjection, docs: readonly StoredDocument[]): Promise<void> {

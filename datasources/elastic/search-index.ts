@@ -228,18 +228,18 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
   return {
     async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       assertValidDefinition(definition);
-      const created = await reaching(async () => {
+      const needsRefill = await reaching(async () => {
         await createIfMissing(sequencesIndex, { mappings: { dynamic: 'strict', properties: { seq: { type: 'long' } } } });
-        const created = await createIfMissing(physical(definition.name), {
-          settings: { analysis: ANALYSIS },
-          mappings: mappings(definition),
-        });
-        // An existing index gains new fields in place; a changed field kind makes this throw.
-        if (!created) await client.indices.putMapping({ index: physical(definition.name), ...mappings(definition) });
-        return created;
+        const index = physical(definition.name);
+        if (await createIfMissing(index, { settings: { analysis: ANALYSIS }, mappings: mappings(definition) })) return true;
+        // An existing index gains new fields in place (a changed field kind makes this throw); the
+        // documents it holds lack them until they are written again.
+        const mapped = (await client.indices.getMapping({ index }))[index]?.mappings.properties ?? {};
+        await client.indices.putMapping({ index, ...mappings(definition) });
+        return Object.keys(definition.fields).some((field) => !(field in mapped));
       });
       definitions.set(definition.name, definition);
-      return { created };
+      return { needsRefill };
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -174,14 +174,14 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       const layout = layoutFor(definition);
       keptMatches.noteWrite();
-      const created = ensureTables(db, layout);
+      const needsRefill = ensureTables(db, layout);
       if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
       const writer = createIndexWriter(db, layout);
       // An index opened already grown has its statistics; refresh them only once it grows again.
       sequenceAtLastStatistics = Math.max(sequenceAtLastStatistics, writer.currentSequence());
       indexes.set(definition.name, { layout, writer });
-      return { created };
+      return { needsRefill };
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -6,6 +6,7 @@
 import { TRADEMARK_DATE_FIELDS } from '../../domain/contract';
 import type { SearchFilter } from '../../datasources/ports';
 import { ApiError, invalid } from '../../domain/errors';
+import { numberMatchKey } from '../../domain/ids';
 import { assertRangesOrdered } from '../../domain/validation';
 
 export interface TrademarkFilterInput {
@@ -109,8 +110,8 @@ export function toSearchFilters(filter: TrademarkFilterInput): { filters: Search
     }
   }
   if (filter.office !== undefined) filters.push({ field: 'office_code', op: 'eq', value: filter.office.toUpperCase() });
-  if (filter.application_number !== undefined) filters.push({ field: 'application_number', op: 'eq', value: filter.application_number });
-  if (filter.registration_number !== undefined) filters.push({ field: 'registration_number', op: 'eq', value: filter.registration_number });
+  if (filter.application_number !== undefined) filters.push({ field: 'application_number_key', op: 'eq', value: numberMatchKey(filter.application_number) });
+  if (filter.registration_number !== undefined) filters.push({ field: 'registration_number_key', op: 'eq', value: numberMatchKey(filter.registration_number) });
   for (const field of TRADEMARK_DATE_FIELDS) {
     const range: { gt?: string; gte?: string; lt?: string; lte?: string } = {};
     for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {

@@ -36,6 +36,9 @@ const NUMBER_PATTERN = {
   patternRule: 'may hold only letters, digits, spaces and / . -',
 } as const;
 
+const NUMBER_MATCHING =
+  'Matched as the office writes it or without its letter case, spaces, separators (/ . -) and leading zeros: 146682 finds the USPTO registration 0146682.';
+
 export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   enumList('status_primary', STATUS_PRIMARIES, 'Primary status: active, pending, inactive, unknown.'),
   enumList('status_stage', STATUS_STAGES, 'Lifecycle stage.'),
@@ -51,8 +54,8 @@ export const TRADEMARK_FILTER_PARAMS: readonly ParamSpec[] = [
   },
   enumList('filing_route', FILING_ROUTES, 'national, regional or madrid.'),
   enumList('scope_kind', SCOPE_KINDS, 'Territorial scope of the right.'),
-  { name: 'application_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Office application number; requires office.' },
-  { name: 'registration_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Registration number; requires office.' },
+  { name: 'application_number', kind: NUMBER_PATTERN, group: 'filter', description: `Office application number; requires office. ${NUMBER_MATCHING}` },
+  { name: 'registration_number', kind: NUMBER_PATTERN, group: 'filter', description: `Registration number; requires office. ${NUMBER_MATCHING}` },
   { name: 'ir_number', kind: NUMBER_PATTERN, group: 'filter', description: 'Madrid international registration number.' },
   {
     name: 'office',

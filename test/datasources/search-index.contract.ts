@@ -154,6 +154,13 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       return (await search({ text, ...extra })).hits.map((hit) => hit.id);
     }
 
+    it('asks for a refill when the definition gains a field (its documents lack it), not when it is ensured unchanged', async () => {
+      expect((await index.ensureIndex(CONTRACT_DEFINITION)).needsRefill).to.equal(false);
+      const grown = { ...CONTRACT_DEFINITION, fields: { ...CONTRACT_DEFINITION.fields, number_key: { kind: 'keyword' as const } } };
+      expect((await index.ensureIndex(grown)).needsRefill).to.equal(true);
+      expect((await index.ensureIndex(grown)).needsRefill).to.equal(false);
+    });
+
     describe('filters', () => {
       it('eq on scalar keyword, number-array, keyword-array and boolean fields', async () => {
         expect(await idsMatching({ field: 'office', op: 'eq', value: 'US' })).to.deep.equal(['tm_01', 'tm_04']);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { catalogId, ID_PREFIXES, idKind, isWellFormedId, randomId, stableId } from '../../domain/ids';
+import { catalogId, ID_PREFIXES, idKind, isWellFormedId, numberMatchKey, randomId, stableId } from '../../domain/ids';
 
 /** Independent base32 (Crockford, lowercase) of the leading bits of a buffer, via a bit string. */
 function crockfordPrefix(bytes: Buffer, characters: number): string {
@@ -49,6 +49,31 @@ describe('domain/ids', () => {
 
     it('stableId hashes an arbitrary key the same way', () => {
       expect(stableId('own_', 'US:97123456').slice(4)).to.equal(catalogId('tm_', 'US', '97123456').slice(3));
+    });
+  });
+
+  describe('numberMatchKey', () => {
+    it('ignores letter case, spaces, the separators / . - and leading zeros', () => {
+      const same = [
+        ['0146682', '146682'], // the USPTO's registration as its XML writes it, and as it is cited
+        ['018123456', '18123456'], // an EUIPO number without its leading zero
+        ['2019-000123', '2019000123'], // a JP application with and without its hyphen
+        ['00123/2019', '123/2019'], // a CH application
+        ['uk00003123456', 'UK00003123456'],
+        ['97 123 456', '97123456'],
+      ];
+      for (const [a, b] of same) expect(numberMatchKey(a!), `${a} = ${b}`).to.equal(numberMatchKey(b!));
+    });
+
+    it('keeps every other difference: inner zeros, digits, letters', () => {
+      const different = [
+        ['146682', '1466820'],
+        ['2019-000123', '2019-123'],
+        ['UK00003123456', 'UK3123456'],
+        ['TMA123', 'TM123'],
+      ];
+      for (const [a, b] of different) expect(numberMatchKey(a!), `${a} ≠ ${b}`).to.not.equal(numberMatchKey(b!));
+      expect(numberMatchKey('0')).to.equal('0');
     });
   });
 

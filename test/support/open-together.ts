@@ -31,7 +31,7 @@ async function openAndClose(file: EmbeddedFile, path: string): Promise<boolean> 
   }
   const index = createEmbeddedSearchIndex({ path });
   try {
-    return (await index.ensureIndex(TRADEMARK_INDEX)).created;
+    return (await index.ensureIndex(TRADEMARK_INDEX)).needsRefill;
   } finally {
     await index.close();
   }

@@ -116,7 +116,7 @@ describe('workers/indexer: the search index follows the store', function () {
       const count = await store.collection(COLLECTIONS.trademarks).countDocuments({});
       const result = await upgraded.search({ index: 'trademarks', filters: [], sort: [], limit: 1, countUpTo: 10_000 });
       expect(result.total?.value).to.equal(count);
-      expect((await upgraded.ensureIndex(TRADEMARK_INDEX)).created).to.equal(false);
+      expect((await upgraded.ensureIndex(TRADEMARK_INDEX)).needsRefill).to.equal(false);
     } finally {
       await upgraded.close();
       rmSync(dir, { recursive: true, force: true });

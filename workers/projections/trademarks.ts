@@ -5,6 +5,7 @@
 import type { IndexDocument } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { COLLECTIONS, type AttorneyDoc, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
+import { numberMatchKey } from '../../domain/ids';
 import { markKeys } from '../../domain/mark-keys';
 import { defineProjection } from './projection';
 
@@ -39,8 +40,8 @@ export function trademarkIndexDocument(mark: TrademarkDoc, owners: ReadonlyMap<s
     right_kind: mark.right_kind,
     filing_route: mark.filing_route,
     scope_kind: mark.scope_kind,
-    application_number: mark.application_number,
-    registration_number: mark.registration_number,
+    application_number_key: numberMatchKey(mark.application_number),
+    registration_number_key: mark.registration_number === null ? null : numberMatchKey(mark.registration_number),
     ir_number: mark.ir_number,
     nice_classes: unique(mark.classifications.map((c) => c.nice_class)),
     vienna_codes: viennaCodesWithAncestors(mark.vienna_codes),

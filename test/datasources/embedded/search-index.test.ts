@@ -67,10 +67,10 @@ describe('embedded SearchIndex on a file', () => {
     const path = join(directory, 'search.db');
     const index = createEmbeddedSearchIndex({ path });
     const definition: IndexDefinition = { name: 'things', fields: { name: { kind: 'text' }, colour: { kind: 'keyword' } } };
-    expect((await index.ensureIndex(definition)).created).to.equal(true);
+    expect((await index.ensureIndex(definition)).needsRefill).to.equal(true);
     await index.upsert('things', [{ id: 'a', name: 'apple', colour: 'red' }]);
-    expect((await index.ensureIndex(definition)).created).to.equal(false);
-    expect((await index.ensureIndex({ ...definition, fields: { ...definition.fields, size: { kind: 'number', sortable: true } } })).created).to.equal(true);
+    expect((await index.ensureIndex(definition)).needsRefill).to.equal(false);
+    expect((await index.ensureIndex({ ...definition, fields: { ...definition.fields, size: { kind: 'number', sortable: true } } })).needsRefill).to.equal(true);
     expect((await index.search({ index: 'things', filters: [], sort: [], limit: 10 })).hits).to.deep.equal([]);
     await index.upsert('things', [{ id: 'b', name: 'banana', size: 3 }]);
     expect((await index.search({ index: 'things', text: 'banana', filters: [], sort: [], limit: 10 })).hits.map((hit) => hit.id)).to.deep.equal(['b']);
@@ -90,7 +90,7 @@ describe('embedded SearchIndex on a file', () => {
       { id: 'a', colour: 'red', shape: 'round', size: 2 },
       { id: 'b', colour: 'red', shape: 'square', size: 1 },
     ]);
-    expect((await index.ensureIndex({ ...definition, compoundIndexes: [['colour', 'shape', 'size']] })).created).to.equal(false);
+    expect((await index.ensureIndex({ ...definition, compoundIndexes: [['colour', 'shape', 'size']] })).needsRefill).to.equal(false);
     const result = await index.search({
       index: 'things',
       filters: [{ field: 'colour', op: 'eq', value: 'red' }],

@@ -158,6 +158,13 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
       const byText = await ok<{ data: Array<{ id: string }> }>(await app.get('/v1/trademarks?q=MACHINE-PISTOL&offices=US'));
       expect(byText.data.map((row) => row.id)).to.include(catalogId('tm_', 'US', '60146682'));
     });
+
+    it('finds the registration the office writes 0146682 (<registration-number>) by 146682, 0146682 and 0.146.682; not by 1466820', async () => {
+      const found = async (number: string) =>
+        (await ok<{ data: Array<{ id: string }> }>(await app.get(`/v1/trademarks?office=US&registration_number=${number}`))).data.map((row) => row.id);
+      for (const number of ['146682', '0146682', '0.146.682']) expect(await found(number), number).to.deep.equal([catalogId('tm_', 'US', '60146682')]);
+      expect(await found('1466820')).to.deep.equal([]);
+    });
   });
 
   it('loads the ST.96 samples as marks like any other', async () => {
