@@ -12,7 +12,7 @@ import {
   type SearchFilter,
   type SearchQuery,
 } from './ports';
-import { foldedWords } from '../domain/text';
+import { foldedWords, foldText } from '../domain/text';
 
 /** Terms at least this long match as substrings (trigrams); shorter ones match word prefixes. */
 export const MIN_SUBSTRING_TERM_LENGTH = 3;
@@ -38,6 +38,22 @@ export function splitSearchText(text: string): SearchTerms {
     substringTerms: terms.filter((term) => [...term].length >= MIN_SUBSTRING_TERM_LENGTH),
     prefixTerms: terms.filter((term) => [...term].length < MIN_SUBSTRING_TERM_LENGTH),
   };
+}
+
+/**
+ * The document as the index stores it: its text fields folded as queries are (foldText), so a
+ * record is found by its own text whatever the script, compatibility forms (full-width letters, ™,
+ * ²) or diacritics: neither SQLite's tokenizers nor Elasticsearch's asciifolding fold what NFKD
+ * does (й, ά), and a query folded one way never meets a record folded another.
+ */
+export function withFoldedText(definition: IndexDefinition, doc: IndexDocument): IndexDocument {
+  const folded: IndexDocument = { ...doc };
+  for (const field of textFieldNames(definition)) {
+    const value = doc[field];
+    if (typeof value === 'string') folded[field] = foldText(value);
+    else if (Array.isArray(value)) folded[field] = value.map((each) => (typeof each === 'string' ? foldText(each) : each)) as IndexDocument[string];
+  }
+  return folded;
 }
 
 /** Whether a query ranks by relevance (only then is a score computed and reported). */

@@ -38,6 +38,7 @@ import {
   fieldSpec,
   sortsByScore,
   splitSearchText,
+  withFoldedText,
   textFieldNames,
 } from '../search-query-rules';
 
@@ -260,7 +261,7 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
         }
         const operations = [...latest.values()].flatMap((doc) => [
           { index: { _index: physical(index), _id: doc.id } },
-          { ...doc, seq: sequences.get(doc.id)! },
+          { ...withFoldedText(definition, doc), seq: sequences.get(doc.id)! },
         ]);
         const response = await client.bulk({ operations, refresh });
         if (response.errors) {

@@ -282,6 +282,22 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         expect(await idsFor('societe')).to.deep.equal(['tm_03']);
       });
 
+      it('finds a record by its own text in any script and in compatibility forms, as NFKD folds them (й to и, ά to α, full-width to ASCII, ™ to TM, ² to 2)', async () => {
+        const texts = ['ЙОГУРТИКА', 'ΆΛΦΑΤΕΚ', 'ＳＯＮＡＲＩＸ', 'ACMEX™', 'H²OLOGY', 'ЁЛКАСОФТ'];
+        await index.upsert(
+          INDEX,
+          texts.map((text, i) => ({ id: `tm_u${i}`, mark_text: text, owner_names: [`Владелец ${text}`], goods_text: null })),
+        );
+        for (const [i, text] of texts.entries()) {
+          expect(await idsFor(text, { textFields: ['mark_text'] }), text).to.deep.equal([`tm_u${i}`]);
+          expect(await idsFor(`владелец ${text.toLowerCase()}`, { textFields: ['owner_names'] }), `owner ${text}`).to.deep.equal([`tm_u${i}`]);
+        }
+        expect(await idsFor('sonarix')).to.deep.equal(['tm_u2']);
+        expect(await idsFor('αλφατεκ')).to.deep.equal(['tm_u1']);
+        expect(await idsFor('acmextm')).to.deep.equal(['tm_u3']);
+        expect(await idsFor('h2ology')).to.deep.equal(['tm_u4']);
+      });
+
       it('requires every term, wherever it occurs among the text fields', async () => {
         expect(await idsFor('horizon ventilators')).to.deep.equal(['tm_02']);
         expect(await idsFor('horizon rockets')).to.deep.equal([]);

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { IndexDocument } from '../../ports';
-import { assertValidDocument } from '../../search-query-rules';
+import { assertValidDocument, withFoldedText } from '../../search-query-rules';
 import { ftsTables, type IndexLayout } from './schema';
 
 type SqlValue = string | number | null;
@@ -77,7 +77,8 @@ export function createIndexWriter(db: Database.Database, layout: IndexLayout): I
         if (!isNew) side.clear.run(seq);
         for (const value of listOf(doc[side.field])) side.add.run(seq, toSqlValue(value));
       }
-      ftsRows.push({ seq, isNew, texts: textFields.map((field) => textOf(doc[field])) });
+      const folded = withFoldedText(layout.definition, doc);
+      ftsRows.push({ seq, isNew, texts: textFields.map((field) => textOf(folded[field])) });
     }
     for (const fts of ftsStatements) {
       for (const row of ftsRows) (row.isNew ? fts.insert : fts.replace).run(row.seq, ...row.texts);
