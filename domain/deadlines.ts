@@ -94,6 +94,14 @@ export interface DeadlineInput extends DeadlineInputDates {
   status?: string | null;
   /** Extensions of time already granted for a rule with `extensions` (the US statement of use); default 0. */
   use_extensions_granted?: number | null;
+  /** Filings already made (or accepted) that meet deadlines of their type: see metBy. */
+  maintenance_filings?: readonly MaintenanceFiling[] | null;
+}
+
+/** A renewal, declaration or other maintenance filing on record, of a deadline type of the corpus. */
+export interface MaintenanceFiling {
+  type: string;
+  filed_date: IsoDate;
 }
 
 export interface DeadlineOptions {
@@ -302,6 +310,19 @@ function urgencyOf(status: DeadlineStatus, daysUntilDue: number, daysUntilGraceE
   return daysUntilDue <= DUE_SOON_DAYS ? 'upcoming' : 'routine';
 }
 
+/**
+ * Whether a filing on record meets an occurrence: one of its type dated from the occurrence's
+ * window opening and, for a recurring rule, before the next occurrence's window opens (for a rule
+ * without a window: after the previous occurrence's grace period, or from the trigger for the
+ * first, to the last day of its own). A filing is
+ * never earlier than its window (offices refuse premature ones), but its acceptance may come after
+ * the grace period, which is why the next window, not the grace expiry, bounds it. A deadline met
+ * is not listed, so a docketing tool does not docket a renewal the office has recorded.
+ */
+function metBy(filedDates: readonly IsoDate[], opens: IsoDate, closes: IsoDate | null): boolean {
+  return filedDates.some((date) => date >= opens && (closes === null || date < closes));
+}
+
 /** Guards against a pathological corpus entry; 100 occurrences of a 10-year rule span 1,000 years. */
 const MAX_OCCURRENCES = 100;
 
@@ -312,15 +333,24 @@ function deadlinesForRule(
   horizonEnd: IsoDate,
   includeMissed: boolean,
   extensionsGranted: number,
+  filedDates: readonly IsoDate[],
 ): ComputedDeadline[] {
   const recurring = rule.recurring_every_months !== null;
   const live: ComputedDeadline[] = [];
   let latestMissed: ComputedDeadline | null = null;
+  let previousGrace: IsoDate | null = null;
   for (let occurrence = 1; occurrence <= (recurring ? MAX_OCCURRENCES : 1); occurrence += 1) {
     const nominal = nominalOccurrence(rule, trigger.date, occurrence, extensionsGranted);
     if (nominal.due_date > horizonEnd) break;
     const due = rollLastDay(nominal.due_date, calendar, asOf);
     const grace = rollLastDay(nominal.grace_expiry, calendar, asOf);
+    if (filedDates.length > 0) {
+      const opens = nominal.window_opens ?? (previousGrace === null ? trigger.date : addDays(previousGrace, 1));
+      previousGrace = grace.date;
+      // The next occurrence opens at its window, or without one the day after this one's grace ends.
+      const closes = recurring ? (nominalOccurrence(rule, trigger.date, occurrence + 1, extensionsGranted).window_opens ?? addDays(grace.date, 1)) : null;
+      if (metBy(filedDates, opens, closes)) continue;
+    }
     const [dueDate, graceExpiry] = [due.date, grace.date];
     const daysUntilDue = daysBetween(asOf, dueDate);
     const daysUntilGraceExpiry = daysBetween(asOf, graceExpiry);
@@ -416,7 +446,8 @@ export function computeDeadlines(
       continue;
     }
     if (!isApplicable(rule, input, trigger.date)) continue;
-    computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed, input.use_extensions_granted ?? 0));
+    const filedDates = (input.maintenance_filings ?? []).filter((filing) => filing.type === rule.type).map((filing) => filing.filed_date);
+    computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed, input.use_extensions_granted ?? 0, filedDates));
   }
   computation.deadlines.sort(byDueDate);
   return computation;

@@ -69,7 +69,7 @@ function kindSchema(kind: ParamKind): JsonSchema {
     case 'sort':
       return { type: 'string', enum: kind.fields.flatMap((f) => [f, `-${f}`]) };
     case 'objects':
-      return { type: 'array', minItems: 1, maxItems: kind.batchLimit, items: bodySchema(kind.fields) };
+      return { type: 'array', minItems: kind.minItems ?? 1, maxItems: kind.batchLimit, items: bodySchema(kind.fields) };
     case 'stringMap':
       return { type: 'object', additionalProperties: { type: kind.nullValues ? ['string', 'null'] : 'string' } };
     case 'object':

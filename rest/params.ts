@@ -22,11 +22,18 @@ export type ParamKind =
   | { type: 'id'; prefix: IdPrefix }
   | { type: 'sort'; fields: readonly string[]; multi?: boolean }
   /**
-   * JSON bodies only: an array of 1 to `batchLimit` objects, each parsed by `fields`. More than
+   * JSON bodies only: an array of 1 (or `minItems`) to `batchLimit` objects, each parsed by `fields`. More than
    * `batchLimit` items is 422 batch_too_large (with item_count and item_count_limit), checked
    * before any item is read.
    */
-  | { type: 'objects'; fields: readonly ParamSpec[]; batchLimit: number }
+  | {
+      type: 'objects';
+      fields: readonly ParamSpec[];
+      batchLimit: number;
+      minItems?: 0 | 1;
+      /** A list inside an item (not the batch): more than batchLimit is 400 validation_error. */
+      nested?: true;
+    }
   /**
    * JSON bodies only: an object of string values (metadata maps). With `nullValues`, a value may be
    * null too (a merge patch: null removes that key). Counts and lengths are the resolver's rules.
@@ -165,8 +172,9 @@ function parseStringMap(name: string, value: unknown, kind: Extract<ParamKind, {
 
 function parseObjects(name: string, value: unknown, kind: Extract<ParamKind, { type: 'objects' }>): ParsedParams[] {
   if (!Array.isArray(value)) throw invalid(name, `must be an array of objects (got ${typeof value})`);
-  if (value.length === 0) throw invalid(name, 'must list at least one item');
+  if (value.length < (kind.minItems ?? 1)) throw invalid(name, 'must list at least one item');
   if (value.length > kind.batchLimit) {
+    if (kind.nested) throw invalid(name, `must list at most ${kind.batchLimit} items`);
     throw new ApiError('batch_too_large', `${name}: at most ${kind.batchLimit} items per request (got ${value.length})`, {
       item_count: value.length,
       item_count_limit: kind.batchLimit,

@@ -12,6 +12,12 @@ import { calendarSpecFor, loadRuleCorpus, type RuleCorpus } from '../../domain/r
 
 export const ruleCorpus: RuleCorpus = loadRuleCorpus(rulesJson);
 
+/** The deadline types of the corpus (renewal, declaration_of_use, ...): what a maintenance filing may be. */
+export const DEADLINE_TYPES: readonly string[] = [...new Set(ruleCorpus.deadline_rules.map((rule) => rule.type))];
+
+/** The most extensions of time any rule of the corpus takes (the US statement of use: 5). */
+export const MAX_USE_EXTENSIONS = Math.max(0, ...ruleCorpus.deadline_rules.map((rule) => rule.extensions?.max ?? 0));
+
 /** Compute requests look up to this many years ahead (spec: horizon_years 1 to 15). */
 export const MAX_HORIZON_YEARS = 15;
 

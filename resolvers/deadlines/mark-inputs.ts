@@ -1,21 +1,33 @@
 /**
- * Stored marks as deadline computation inputs: their records, and for allowed US applications the
- * notice of allowance and extensions read from their events (one query for all of them).
+ * Stored marks as deadline computation inputs: their records, and from their events the renewals
+ * and declarations on record and, for allowed US applications, the notice of allowance and
+ * extensions (one query for all of them).
  */
 import type { DocumentStore } from '../../datasources/ports';
 import type { DeadlineInput } from '../../domain/deadlines';
-import { ALLOWANCE_EVENT_TYPES, allowanceOf, deadlineInputOf, needsAllowanceFacts } from '../../domain/mark-deadlines';
+import {
+  ALLOWANCE_EVENT_TYPES,
+  allowanceOf,
+  deadlineInputOf,
+  MAINTENANCE_EVENT_TYPES,
+  maintenanceFilingsOf,
+  needsAllowanceFacts,
+} from '../../domain/mark-deadlines';
 import { COLLECTIONS, type TrademarkDoc, type TrademarkEventDoc } from '../../domain/records';
 
+const EVENT_TYPES = [...ALLOWANCE_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES];
+
 export async function markDeadlineInputs(marks: readonly TrademarkDoc[], store: DocumentStore): Promise<DeadlineInput[]> {
-  const allowed = marks.filter(needsAllowanceFacts).map((mark) => mark._id);
   const events =
-    allowed.length === 0
+    marks.length === 0
       ? []
       : await store
           .collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents)
-          .find({ trademark_id: { $in: allowed }, event_type: { $in: [...ALLOWANCE_EVENT_TYPES] } });
+          .find({ trademark_id: { $in: marks.map((mark) => mark._id) }, event_type: { $in: EVENT_TYPES } });
   const byMark = new Map<string, TrademarkEventDoc[]>();
   for (const event of events) byMark.set(event.trademark_id, [...(byMark.get(event.trademark_id) ?? []), event]);
-  return marks.map((mark) => deadlineInputOf(mark, needsAllowanceFacts(mark) ? allowanceOf(byMark.get(mark._id) ?? []) : null));
+  return marks.map((mark) => {
+    const own = byMark.get(mark._id) ?? [];
+    return deadlineInputOf(mark, needsAllowanceFacts(mark) ? allowanceOf(own) : null, maintenanceFilingsOf(own));
+  });
 }

@@ -10,15 +10,21 @@ import { computeOppositionWindow, findOppositionRules } from '../../domain/oppos
 import { TRIGGER_FIELDS, type DeadlineFilingRoute, type OppositionFilingRoute, type OppositionTriggerEvent } from '../../domain/rules';
 import { isOfficeDate, officeDateRule } from '../../domain/validation';
 import type { RequestContext } from '../context';
-import { MAX_HORIZON_YEARS, ruleCorpus } from './corpus';
+import { DEADLINE_TYPES, MAX_HORIZON_YEARS, MAX_USE_EXTENSIONS, ruleCorpus } from './corpus';
 
 /** Items per compute request (spec: Other constants). */
 export const MAX_COMPUTE_ITEMS = 1000;
 export const DEFAULT_HORIZON_YEARS = 5;
+/** Maintenance filings per compute item: a mark's renewals and declarations over a century fit. */
+export const MAX_MAINTENANCE_FILINGS = 50;
 
-type DeadlineItemArgs = { jurisdiction: string; filing_route?: DeadlineFilingRoute | null; status?: string | null } & Partial<
-  Record<(typeof TRIGGER_FIELDS)[number], string | null>
->;
+type DeadlineItemArgs = {
+  jurisdiction: string;
+  filing_route?: DeadlineFilingRoute | null;
+  status?: string | null;
+  use_extensions_granted?: number | null;
+  maintenance_filings?: ReadonlyArray<{ type: string; filed_date: string }> | null;
+} & Partial<Record<(typeof TRIGGER_FIELDS)[number], string | null>>;
 
 interface ComputeDeadlinesArgs {
   items: readonly DeadlineItemArgs[];
@@ -67,11 +73,27 @@ function checkDate(name: string, value: string | null | undefined): void {
 /** A bounded list always fits one page. */
 const onePage = <T>(data: T[]) => ({ data, has_more: false, pagination: { cursor: null } });
 
+/** The rules of an item's extensions and maintenance filings, as the REST body parser states them. */
+function checkItemFilings(item: DeadlineItemArgs, index: number): void {
+  const extensions = item.use_extensions_granted;
+  if (extensions != null && (extensions < 0 || extensions > MAX_USE_EXTENSIONS)) {
+    throw invalid(`items[${index}].use_extensions_granted`, `must be an integer from 0 to ${MAX_USE_EXTENSIONS}`);
+  }
+  const filings = item.maintenance_filings ?? [];
+  if (filings.length > MAX_MAINTENANCE_FILINGS) throw invalid(`items[${index}].maintenance_filings`, `must list at most ${MAX_MAINTENANCE_FILINGS} items`);
+  filings.forEach((filing, position) => {
+    const name = `items[${index}].maintenance_filings[${position}]`;
+    if (!DEADLINE_TYPES.includes(filing.type)) throw invalid(`${name}.type`, `must be one of ${DEADLINE_TYPES.join(', ')}`);
+    if (!isOfficeDate(filing.filed_date)) throw dateError(`${name}.filed_date`, filing.filed_date);
+  });
+}
+
 /**
- * Checks the dates of every item. The items (the coerced variables, this request's own objects)
- * are already the computation's input, absent and null members alike, so none is copied.
+ * Checks the dates, extensions and filings of every item. The items (the coerced variables, this
+ * request's own objects) are already the computation's input, absent and null members alike, so
+ * none is copied.
  */
-function checkItemDates(items: readonly DeadlineItemArgs[]): readonly DeadlineInput[] {
+function checkItems(items: readonly DeadlineItemArgs[]): readonly DeadlineInput[] {
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
     for (const field of TRIGGER_FIELDS) {
@@ -79,6 +101,7 @@ function checkItemDates(items: readonly DeadlineItemArgs[]): readonly DeadlineIn
       // The detail's name is built only for a refused date: a batch checks thousands of good ones.
       if (value != null && !isOfficeDate(value)) throw dateError(`items[${index}].${field}`, value);
     }
+    if (item.use_extensions_granted != null || item.maintenance_filings != null) checkItemFilings(item, index);
   }
   return items;
 }
@@ -91,7 +114,7 @@ function computeDeadlines(args: ComputeDeadlinesArgs, ctx: RequestContext) {
     throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS} (got ${horizonYears})`);
   }
   return onePage(
-    computeDeadlinesBatch(ruleCorpus, checkItemDates(args.items), {
+    computeDeadlinesBatch(ruleCorpus, checkItems(args.items), {
       ...(args.as_of_date ? { asOfDate: args.as_of_date } : {}),
       now: ctx.services.now(),
       horizonYears,

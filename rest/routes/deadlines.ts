@@ -6,8 +6,8 @@ import { OFFICE_YEARS_TEXT } from '../../domain/dates';
 import { CRITICAL_DAYS, DUE_SOON_DAYS } from '../../domain/deadlines';
 import { STATUS_STAGES } from '../../domain/records';
 import { DEADLINE_FILING_ROUTES, OPPOSITION_FILING_ROUTES, OPPOSITION_TRIGGER_EVENTS, TRIGGER_FIELDS, type TriggerField } from '../../domain/rules';
-import { MAX_HORIZON_YEARS, ruleCorpus } from '../../resolvers/deadlines/corpus';
-import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS } from '../../resolvers/deadlines/queries';
+import { DEADLINE_TYPES, MAX_HORIZON_YEARS, MAX_USE_EXTENSIONS, ruleCorpus } from '../../resolvers/deadlines/corpus';
+import { DEFAULT_HORIZON_YEARS, MAX_COMPUTE_ITEMS, MAX_MAINTENANCE_FILINGS } from '../../resolvers/deadlines/queries';
 import type { ParamSpec } from '../params';
 import type { OperationRoute, RouteDef } from '../route';
 import { computeDeadlinesExample } from '../schemas/examples';
@@ -17,9 +17,6 @@ import { deadlineComputationSchema, deadlineRuleSchema, oppositionRuleSchema, op
 const TRIGGER_FIELD_NOTES: Partial<Record<TriggerField, string>> = {
   notice_of_allowance_date: 'US intent-to-use applications (status allowed): the date the notice of allowance issued, from which the statement of use is due',
 };
-
-/** The most extensions of time any rule of the corpus takes (the US statement of use: 5). */
-const MAX_USE_EXTENSIONS = Math.max(0, ...ruleCorpus.deadline_rules.map((rule) => rule.extensions?.max ?? 0));
 
 /** Item statuses of a deadline computation: the same values as a trademark's status.stage. */
 const DEADLINE_ITEM_STATUSES = STATUS_STAGES;
@@ -57,6 +54,21 @@ const deadlineItemFields: readonly ParamSpec[] = [
     kind: { type: 'integer', min: 0, max: MAX_USE_EXTENSIONS },
     nullable: true,
     description: `US statement of use: extensions of time already granted (0 to ${MAX_USE_EXTENSIONS}, default 0); each moves its due date six months on from the notice of allowance.`,
+  },
+  {
+    name: 'maintenance_filings',
+    kind: {
+      type: 'objects',
+      minItems: 0,
+      batchLimit: MAX_MAINTENANCE_FILINGS,
+      nested: true,
+      fields: [
+        { name: 'type', kind: { type: 'enum', values: DEADLINE_TYPES }, required: true, description: 'The deadline type the filing meets.' },
+        { name: 'filed_date', kind: { type: 'date' }, required: true, description: `Date filed (or accepted), YYYY-MM-DD; ${OFFICE_YEARS_TEXT}.` },
+      ],
+    },
+    nullable: true,
+    description: `Renewals, declarations and other maintenance filings on record (0 to ${MAX_MAINTENANCE_FILINGS}, from the mark's history). A filing meets the deadline of its type whose window it falls in, from the window's opening to the next occurrence's (for a rule without a window, from one grace expiry to the next), and a deadline met is not listed: a renewal recorded on 2026-11-20 meets the renewal due 2026-11-17 and leaves the next one, due ten years on. Portfolio deadlines read them from each mark's history: renewal_filed and renewed meet a renewal, declaration_of_use_filed and declaration_of_use_accepted a declaration_of_use.`,
   },
 ];
 

@@ -497,6 +497,56 @@ describe('domain/deadlines', () => {
     });
   });
 
+  describe('maintenance filings on record', () => {
+    // US registration of 1996-11-17: renewals due 2006-11-17, 2016-11-17, 2026-11-17 (window from
+    // 2025-11-17, grace to 2027-05-17) and 2036-11-17 (window from 2035-11-17); none is rolled.
+    const us = (filings: DeadlineInput['maintenance_filings'], opts: Partial<DeadlineOptions> = {}) =>
+      only(
+        { jurisdiction: 'US', registration_date: '1996-11-17', maintenance_filings: filings },
+        { asOfDate: '2026-11-27', horizonYears: 15, ...opts },
+        'renewal',
+      ).map((d) => [d.due_date, d.status]);
+
+    it('a renewal filed in the window, or accepted after the grace period, meets that renewal and leaves the next', () => {
+      expect(us([])).to.deep.equal([
+        ['2026-11-17', 'in_grace'],
+        ['2036-11-17', 'future'],
+      ]);
+      expect(us([{ type: 'renewal', filed_date: '2026-11-20' }])).to.deep.equal([['2036-11-17', 'future']]);
+      expect(us([{ type: 'renewal', filed_date: '2025-11-17' }])).to.deep.equal([['2036-11-17', 'future']]);
+      expect(us([{ type: 'renewal', filed_date: '2027-08-01' }])).to.deep.equal([['2036-11-17', 'future']]);
+    });
+
+    it('a filing before the window, of another type, or in the next window does not meet it', () => {
+      expect(us([{ type: 'renewal', filed_date: '2025-11-16' }])).to.deep.equal([
+        ['2026-11-17', 'in_grace'],
+        ['2036-11-17', 'future'],
+      ]);
+      expect(us([{ type: 'declaration_of_use', filed_date: '2026-11-20' }])).to.have.length(2);
+      expect(us([{ type: 'renewal', filed_date: '2035-12-01' }])).to.deep.equal([['2026-11-17', 'in_grace']]);
+    });
+
+    it('with include_missed, the latest missed renewal is the latest not met', () => {
+      expect(us([{ type: 'renewal', filed_date: '2016-10-01' }], { includeMissed: true })).to.deep.equal([
+        ['2006-11-17', 'missed'],
+        ['2026-11-17', 'in_grace'],
+        ['2036-11-17', 'future'],
+      ]);
+    });
+
+    it('a rule without a window (ZA renewal): a filing meets the occurrence whose grace period it falls in or before, the last day included', () => {
+      // Filed 2010-03-01: due 2020-03-01, a Sunday, rolled to Monday 2020-03-02; grace to 2020-09-01; next due 2030-03-01.
+      const za = (filings: DeadlineInput['maintenance_filings']) =>
+        only({ jurisdiction: 'ZA', filing_date: '2010-03-01', maintenance_filings: filings }, { asOfDate: '2020-07-01', horizonYears: 15 }, 'renewal').map(
+          (d) => d.due_date,
+        );
+      expect(za([])).to.deep.equal(['2020-03-02', '2030-03-01']);
+      expect(za([{ type: 'renewal', filed_date: '2020-06-01' }])).to.deep.equal(['2030-03-01']);
+      expect(za([{ type: 'renewal', filed_date: '2020-09-01' }])).to.deep.equal(['2030-03-01']);
+      expect(za([{ type: 'renewal', filed_date: '2020-09-02' }])).to.deep.equal(['2020-03-02']);
+    });
+  });
+
   describe('properties', () => {
     const jurisdictions = [...new Set(corpus.deadline_rules.map((rule) => rule.jurisdiction_code)), 'EM', 'WIPO', 'ZZ'];
     const day = (min: string, max: string) =>

@@ -11,6 +11,8 @@ import { beforeShared, startTestApp, type TestApp } from '../support/harness';
 import type { Computation, Deadline, ListBody } from '../support/deadline-bodies';
 import { ok, send } from '../support/http';
 import { computedDeadlines } from '../support/mark-deadlines';
+import { updateMark } from '../../workers/ingest/manual-marks';
+import { MarkWriter } from '../../workers/ingest/mark-writer';
 
 const dates = (d: Deadline) => [d.type, d.window_opens, d.due_date, d.grace_expiry];
 
@@ -213,5 +215,44 @@ describe('REST: portfolio deadlines of registrations in force (marks under cance
     const expected = await computedDeadlines(app, allowed, asOf);
     expect(expected.map((deadline) => deadline.type)).to.include('statement_of_use');
     expect(rows.map(({ trademark_id, type, due_date }) => ({ trademark_id, type, due_date }))).to.have.deep.members(expected);
+  });
+
+  it('a renewal the office records leaves the portfolio, and the next renewal stays: no deadline docketed twice', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const in300Days = new Date(Date.now() + 300 * 86_400_000).toISOString().slice(0, 10);
+    // US registrations whose renewal falls due within 300 days: its window (a year before) is open today.
+    const due = (
+      await ok<ListBody<Mark>>(
+        await send(app, 'GET', `/v1/trademarks?offices=US&status_stage=registered&renewal_due_date_gte=${today}&renewal_due_date_lte=${in300Days}&limit=3`),
+      )
+    ).data.map((mark) => mark.id);
+    expect(due, 'the fixture holds US registrations due for renewal within the year').to.not.be.empty;
+    const portfolio = await ok<{ id: string }>(await send(app, 'POST', '/v1/portfolios', { name: 'Renewals', trademark_ids: due }), 201);
+    /** Each mark's renewal due years, soonest first. */
+    const renewalYears = async (): Promise<Map<string, number[]>> => {
+      const rows = (
+        await ok<ListBody<{ trademark_id: string; due_date: string }>>(
+          await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?type=renewal&horizon_years=15&limit=100`),
+        )
+      ).data;
+      return new Map(due.map((id) => [id, rows.filter((row) => row.trademark_id === id).map((row) => Number(row.due_date.slice(0, 4)))]));
+    };
+    const before = await renewalYears();
+    const [renewing, ...others] = due;
+    const [current] = before.get(renewing!)!;
+    expect(before.get(renewing!)).to.deep.equal([current, current! + 10]);
+
+    await updateMark(app.adapters.store, new MarkWriter(app.adapters.store), renewing!, {
+      status: null,
+      eventType: 'renewal_filed',
+      publicationDate: null,
+      today,
+    });
+    const after = await renewalYears();
+    expect(after.get(renewing!)).to.deep.equal([current! + 10]);
+    for (const other of others) expect(after.get(other)).to.deep.equal(before.get(other));
+    // As a client computes it from the mark's history: the same.
+    const expected = await computedDeadlines(app, [renewing!], today, { horizonYears: 15 });
+    expect(expected.filter((d) => d.type === 'renewal').map((d) => Number(d.due_date.slice(0, 4)))).to.deep.equal([current! + 10]);
   });
 });

@@ -354,6 +354,48 @@ describe('REST: deadlines and opposition windows', function () {
     });
   });
 
+  describe('POST /v1/deadlines/compute: maintenance filings on record meet their deadlines', function () {
+    // A US registration of 1996-11-17: its third renewal was due 2026-11-17 (window from
+    // 2025-11-17, grace to 2027-05-17), the fourth is due 2036-11-17.
+    const renewals = async (filings: unknown) => {
+      const response = await app.post('/v1/deadlines/compute', {
+        items: [{ jurisdiction: 'US', registration_date: '1996-11-17', maintenance_filings: filings }],
+        as_of_date: '2026-11-27',
+        horizon_years: 15,
+      });
+      const body = (await response.json()) as ListBody<Computation> & { error?: { type: string; detail: string } };
+      return { status: response.status, body, dues: body.data?.[0]?.deadlines.filter((d) => d.type === 'renewal').map((d) => d.due_date) };
+    };
+
+    it('a renewal on record leaves the next one; none, or a declaration, leaves the one in grace', async () => {
+      expect((await renewals([])).dues).to.deep.equal(['2026-11-17', '2036-11-17']);
+      expect((await renewals(null)).dues).to.deep.equal(['2026-11-17', '2036-11-17']);
+      expect((await renewals([{ type: 'declaration_of_use', filed_date: '2026-11-20' }])).dues).to.deep.equal(['2026-11-17', '2036-11-17']);
+      expect((await renewals([{ type: 'renewal', filed_date: '2026-11-20' }])).dues).to.deep.equal(['2036-11-17']);
+    });
+
+    it('refuses an unknown type, a bad date and more than 50 filings, naming the field, through REST and GraphQL alike', async () => {
+      const query = 'query ($items: [DeadlineItemInput!]!) { computeDeadlines(items: $items) { data { supported } } }';
+      const cases: Array<[unknown, string]> = [
+        [[{ type: 'renewals', filed_date: '2026-11-20' }], 'items[0].maintenance_filings[0].type: must be one of'],
+        [[{ type: 'renewal', filed_date: '2026-02-30' }], 'items[0].maintenance_filings[0].filed_date: must be a date written YYYY-MM-DD'],
+        [Array.from({ length: 51 }, () => ({ type: 'renewal', filed_date: '2026-11-20' })), 'items[0].maintenance_filings: must list at most 50 items'],
+      ];
+      for (const [filings, detail] of cases) {
+        const rest = await renewals(filings);
+        expect(rest.status, detail).to.equal(400);
+        expect(rest.body.error).to.include({ type: 'validation_error' });
+        expect(rest.body.error!.detail).to.contain(detail);
+        const items = [{ jurisdiction: 'US', registration_date: '1996-11-17', maintenance_filings: filings }];
+        const graphql = (await (await app.post('/graphql', { query, variables: { items } })).json()) as {
+          errors?: Array<{ extensions: { type: string; detail: string } }>;
+        };
+        expect(graphql.errors?.[0]?.extensions.type, detail).to.equal('validation_error');
+        expect(graphql.errors?.[0]?.extensions.detail).to.contain(detail);
+      }
+    });
+  });
+
   describe('POST /v1/deadlines/compute and opposition windows: the last days around holidays of part of a day or of part of the people', function () {
     const compute = async (item: Record<string, unknown>, as_of_date: string) => {
       const response = await app.post('/v1/deadlines/compute', { items: [item], as_of_date });

@@ -3,7 +3,8 @@
  * mark's detail (GET /v1/trademarks/{id}) posted as one item to POST /v1/deadlines/compute; for
  * an allowed US application also its notice of allowance and the extensions of time granted
  * since, read from its history (GET /v1/trademarks/{id}/history) as 37 C.F.R. §2.89 counts them,
- * unless a statement of use was filed since.
+ * unless a statement of use was filed since; and for every mark the renewals and declarations in
+ * its history as the item's maintenance_filings (the OpenAPI document names the event types).
  */
 import { ok, send } from './http';
 import type { TestApp } from './harness';
@@ -50,6 +51,7 @@ export async function computedDeadlines(
       designation_date: detail.designation_date ?? null,
       international_registration_date: detail.international_registration_date ?? null,
       ...(detail.jurisdiction_code === 'US' && detail.status.stage === 'allowed' ? await allowance(app, id) : {}),
+      maintenance_filings: await maintenanceFilings(app, id),
     };
     const computed = await ok<{ data: Array<{ deadlines: Array<{ type: string; due_date: string }> }> }>(
       await send(app, 'POST', '/v1/deadlines/compute', {
@@ -61,6 +63,20 @@ export async function computedDeadlines(
     deadlines.push(...(computed.data[0]?.deadlines ?? []).map((deadline) => ({ trademark_id: id, type: deadline.type, due_date: deadline.due_date })));
   }
   return deadlines;
+}
+
+/** Renewals (renewal_filed, renewed) and declarations (declaration_of_use_filed, _accepted) in a mark's history. */
+async function maintenanceFilings(app: TestApp, id: string): Promise<Array<{ type: string; filed_date: string }>> {
+  const meets: Record<string, string> = {
+    renewal_filed: 'renewal',
+    renewed: 'renewal',
+    declaration_of_use_filed: 'declaration_of_use',
+    declaration_of_use_accepted: 'declaration_of_use',
+  };
+  const events = await ok<{ data: Array<{ event_type: string; event_date: string }> }>(
+    await send(app, 'GET', `/v1/trademarks/${id}/history?category=maintenance&limit=100`),
+  );
+  return events.data.flatMap((event) => (meets[event.event_type] ? [{ type: meets[event.event_type]!, filed_date: event.event_date }] : []));
 }
 
 /** The item fields of an allowed US application, read from its history. */
