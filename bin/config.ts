@@ -119,6 +119,7 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const runsIn = environment(env.MARQUE_ENV);
   const logLevel = env.MARQUE_LOG_LEVEL ?? 'info';
   if (logLevel !== 'silent' && logLevel !== 'info') throw new ConfigError(`MARQUE_LOG_LEVEL must be silent or info (got '${logLevel}')`);
   return {
@@ -130,7 +131,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     elasticsearchUrl: optional(env.ELASTICSEARCH_URL),
     redisUrl: optional(env.REDIS_URL),
     cursorSecret: optional(env.MARQUE_CURSOR_SECRET),
-    demoMarks: integer(env, 'MARQUE_DEMO_MARKS', 20_000, 0, 10_000_000),
+    // Production seeds no demo account (whose full-scope key would be printed) unless asked to.
+    demoMarks: integer(env, 'MARQUE_DEMO_MARKS', runsIn === 'production' ? 0 : 20_000, 0, 10_000_000),
     demoSeed: integer(env, 'MARQUE_DEMO_SEED', 42, 0, 2 ** 31 - 1),
     logLevel,
     drainMs: integer(env, 'MARQUE_DRAIN_MS', 3_000, 0, 600_000),
@@ -138,7 +140,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'MARQUE_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000),
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
-    environment: environment(env.MARQUE_ENV),
+    environment: runsIn,
     serveWorkers: integer(env, 'MARQUE_WORKERS', availableParallelism(), 1, MAX_SERVE_WORKERS),
     workers: workerList(env.MARQUE_FEED_WORKERS),
     workerLeaseMs: integer(env, 'MARQUE_WORKER_LEASE_MS', DEFAULT_LEASE_MS, 1_000, 600_000),

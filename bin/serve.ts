@@ -112,7 +112,9 @@ async function seedDemo(
   log(`marque: demo dataset ready in ${report.seconds.toFixed(1)} s`);
   const account = await createDemoAccount(adapters.store, config.dataDir);
   await recordDemoSeed(adapters.store, 'done', asked);
-  process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, DEMO_KEY_FILE)}):\n\n  ${account.secret}\n\n`);
+  // In production a secret is never written to the output, which log collectors keep: the file only.
+  if (config.environment === 'production') log(`marque: the demo API key is in ${join(config.dataDir, DEMO_KEY_FILE)} (mode 0600)`);
+  else process.stdout.write(`\nDemo API key (shown once; also saved to ${join(config.dataDir, DEMO_KEY_FILE)}):\n\n  ${account.secret}\n\n`);
   return account;
 }
 

@@ -14,6 +14,12 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect([config.webhookConnectTimeoutMs, config.webhookResponseTimeoutMs]).to.deep.equal([5_000, 10_000]);
   });
 
+  it('seeds a 20,000-mark demo on an empty directory, none in production unless MARQUE_DEMO_MARKS asks for one', () => {
+    expect(readConfig({}).demoMarks).to.equal(20_000);
+    expect(readConfig({ MARQUE_ENV: 'production' }).demoMarks).to.equal(0);
+    expect(readConfig({ MARQUE_ENV: 'production', MARQUE_DEMO_MARKS: '300' }).demoMarks).to.equal(300);
+  });
+
   it('runs one HTTP process per core unless MARQUE_WORKERS says otherwise (1 to 64)', () => {
     expect(readConfig({}).serveWorkers).to.equal(availableParallelism());
     expect(readConfig({ MARQUE_WORKERS: '3' }).serveWorkers).to.equal(3);

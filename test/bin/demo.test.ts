@@ -1,14 +1,15 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeAdapters, openAdapters, type Adapters } from '../../bin/adapters';
 import { readConfig } from '../../bin/config';
-import { seedAndIndex } from '../../bin/demo';
+import { DEMO_KEY_FILE, seedAndIndex } from '../../bin/demo';
 import { silentProgress } from '../../bin/progress';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
 import { SearchIndexer } from '../../workers/indexer';
+import { startServe } from '../support/serve-process';
 
 describe('bin/demo: seedAndIndex on the embedded default', function () {
   this.timeout(60_000);
@@ -49,5 +50,32 @@ describe('bin/demo: seedAndIndex on the embedded default', function () {
     const indexed = await adapters.search.search({ index: 'owners', filters: [], sort: [], limit: 1, countUpTo: 100_000 });
     expect(indexed.total?.value).to.equal(owners);
     expect(await adapters.store.latestPosition()).to.equal(null);
+  });
+});
+
+describe('bin/serve: a demo asked for in production', function () {
+  this.timeout(120_000);
+
+  it('writes its key to demo-key.txt only: nothing the process prints holds it, and the key works', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'marque-demo-production-'));
+    const serve = await startServe({
+      MARQUE_DATA_DIR: dataDir,
+      MARQUE_ENV: 'production',
+      MARQUE_DEMO_MARKS: '200',
+      MARQUE_WORKERS: '1',
+      MARQUE_DEMO_CHANGES_PER_MINUTE: '0',
+    });
+    try {
+      const key = readFileSync(join(dataDir, DEMO_KEY_FILE), 'utf8').trim();
+      expect(key).to.match(/^mq_/);
+      expect(serve.stdout() + serve.stderr()).to.not.contain(key);
+      expect(serve.stderr()).to.contain(join(dataDir, DEMO_KEY_FILE));
+      const response = await fetch(`${serve.baseUrl}/v1/trademarks?offices=US&limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      expect(response.status).to.equal(200);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exit;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -16,13 +16,17 @@ export interface ServeProcess {
   exit: Promise<number | null>;
   /** Everything it has written to stderr so far. */
   stderr(): string;
+  /** Everything it has written to stdout so far. */
+  stdout(): string;
 }
 
 export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MARQUE, 'serve'], {
     env: { ...process.env, PORT: '0', ...env, MARQUE_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -33,7 +37,7 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
     });
     child.once('exit', () => reject(new Error(`marque serve exited: ${stderr}`)));
   });
-  return { child, baseUrl, exit, stderr: () => stderr };
+  return { child, baseUrl, exit, stderr: () => stderr, stdout: () => stdout };
 }
 
 const execMarque = promisify(execFile);
