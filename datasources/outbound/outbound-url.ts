@@ -44,7 +44,19 @@ export function parseOutboundUrl(url: string, production: boolean, parameter = '
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(parameter, 'must use http or https');
   if (parsed.username !== '' || parsed.password !== '') throw invalid(parameter, 'must not contain a user name or password');
   if (production && parsed.protocol !== 'https:') throw invalid(parameter, 'must use https in production');
+  if (ipLiteralHost(parsed) === null && !isDnsName(parsed.hostname)) {
+    throw invalid(parameter, `host name must be at most ${MAX_NAME_LENGTH} characters, each dot-separated label 1 to ${MAX_LABEL_LENGTH} (RFC 1035)`);
+  }
   return parsed;
+}
+
+/** RFC 1035 §2.3.4: a name of at most 253 characters written with dots, labels of 1 to 63 (a final dot aside). */
+const MAX_NAME_LENGTH = 253;
+const MAX_LABEL_LENGTH = 63;
+
+function isDnsName(hostname: string): boolean {
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return name.length <= MAX_NAME_LENGTH && name.split('.').every((label) => label.length >= 1 && label.length <= MAX_LABEL_LENGTH);
 }
 
 /** Checks an endpoint URL when it is created or changed; throws the validation error of the first rule it fails. */

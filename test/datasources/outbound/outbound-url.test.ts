@@ -149,6 +149,18 @@ describe('outbound: checkOutboundUrl', () => {
       await expectInvalid('file:///etc/passwd', PRODUCTION, 'http or https');
     });
 
+    it('refuses a host name longer than DNS allows (253 characters, labels of 63) as a 400 without resolving it', async () => {
+      const long = `https://${Array.from({ length: 130 }, () => 'a').join('.')}.com/x`;
+      await expectInvalid(long, PRODUCTION, 'host name', '253 characters');
+      await expectInvalid(`https://${'a'.repeat(64)}.example.com/x`, PRODUCTION, 'host name', '63');
+      await expectInvalid('https://a..example.com/x', PRODUCTION, 'host name');
+      // The longest names DNS allows pass on to resolution.
+      const lookup = fakeLookup([PUBLIC_V4]);
+      await checkOutboundUrl(`https://${'a'.repeat(63)}.example.com/x`, { production: true, lookup });
+      await checkOutboundUrl(`https://${Array.from({ length: 126 }, () => 'b').join('.')}.c/x`, { production: true, lookup });
+      await checkOutboundUrl('https://example.com./x', { production: true, lookup });
+    });
+
     it('refuses an unparsable URL', async () => {
       for (const url of ['not a url', '', '/relative/path', 'https://', 'https://exa mple.com/']) {
         await expectInvalid(url, PRODUCTION, 'http or https');
