@@ -32,8 +32,8 @@ import { Limiter } from '../limits';
 import { openExchange } from '../metering';
 import type { RouteDef } from '../route';
 import { buildFieldPolicies } from './field-policies';
-import { GRAPHQL_PATH, catalogGraphqlError, maskGraphqlError } from './errors';
-import { useGate, type GraphqlContext } from './gate';
+import { GRAPHQL_PATH, catalogGraphqlError, maskGraphqlError, withoutSuggestions } from './errors';
+import { INTROSPECTION_SCOPE, useGate, type GraphqlContext } from './gate';
 import { MAX_ALIASES, MAX_DEPTH, MAX_DIRECTIVES, MAX_RESPONSE_BYTES, MAX_TOKENS } from './limits';
 
 interface ServerContext {
@@ -65,7 +65,11 @@ function useResultRecord(log: GraphqlDeps['log']): Plugin<GraphqlContext, Server
   return {
     onResultProcess({ result, setResult, serverContext }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      const errors = result.errors?.map((error) => (error.extensions?.type === undefined ? maskGraphqlError(error, log) : error));
+      // A key that may not introspect learns no field or type name from a misspelt query either.
+      const mayReadSchema = serverContext.authenticated?.caller.scopes.has(INTROSPECTION_SCOPE) ?? false;
+      const errors = result.errors
+        ?.map((error) => (error.extensions?.type === undefined ? maskGraphqlError(error, log) : error))
+        .map((error) => (mayReadSchema ? error : withoutSuggestions(error)));
       const [first] = errors ?? [];
       const exchange = serverContext.req.exchange;
       if (first && exchange) exchange.error = { type: String(first.extensions?.type), detail: first.message };
@@ -111,6 +115,14 @@ export function mountGraphql(app: FastifyInstance, deps: GraphqlDeps): void {
     const authenticated = asksForGraphiql(request) ? null : await authenticate(services.store, request.headers.authorization, services.now());
     if (authenticated !== null) request.exchange = openExchange(request.requestId, authenticated.caller, GRAPHQL_PATH, request.method);
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply, authenticated });
+    // graphql-yoga answers a body of a type it does not read (text/plain) with a bare 415.
+    if (response.status === 415) {
+      return sendGraphqlError(
+        reply,
+        request,
+        new ApiError('validation_error', 'Content-Type: request bodies must be sent as application/json', { parameter: 'Content-Type' }),
+      );
+    }
     response.headers.forEach((value, key) => void reply.header(key, value));
     // A subscription streams its events as they come (each one small): no buffering, no size cap.
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body) {

@@ -37,6 +37,22 @@ export function catalogGraphqlError(error: ApiError, source?: GraphQLError): Gra
   });
 }
 
+/** graphql-js's "Did you mean …?" hints, which name the schema's fields and types. */
+const SUGGESTION = / Did you mean [^?]*\?/g;
+
+/** The error without graphql-js's hints, for a caller that may not read the schema. */
+export function withoutSuggestions(error: GraphQLError): GraphQLError {
+  const strip = (text: string) => text.replace(SUGGESTION, '');
+  const message = strip(error.message);
+  if (message === error.message) return error;
+  const detail = error.extensions?.detail;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    path: error.path,
+    extensions: { ...error.extensions, ...(typeof detail === 'string' ? { detail: strip(detail) } : {}) },
+  });
+}
+
 /** graphql-yoga's maskError: every error it would send, in the catalog's shape. */
 export function maskGraphqlError(error: unknown, log: (message: string, error?: unknown) => void): GraphQLError {
   return catalogGraphqlError(graphqlApiError(error, log), error instanceof GraphQLError ? error : undefined);

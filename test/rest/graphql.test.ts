@@ -126,9 +126,32 @@ describe('/graphql: one guarded path', function () {
         expect(error.message).to.match(/API key|Authorization/);
       }
     }
-    // With a key, the suggestions help whoever writes the query.
+    // With a key that may introspect, the suggestions help whoever writes the query.
     const withKey = refusal(await graphql(app, { query: 'mutation { createApiKe }' }), 400, 'validation_error');
     expect(withKey.message).to.contain('Did you mean');
+  });
+
+  it('answers a body of another media type (text/plain) with the catalog error naming Content-Type', async () => {
+    const response = await fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'text/plain' },
+      body: '{ ping }',
+    });
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as { errors: Array<{ extensions: { type: string; detail: string } }>; extensions: { request_id: string } };
+    expect(body.errors[0]!.extensions).to.include({ type: 'validation_error' });
+    expect(body.errors[0]!.extensions.detail).to.match(/^Content-Type: /);
+    expect(body.extensions.request_id).to.match(/^req_/);
+  });
+
+  it('gives a key that may not introspect no "Did you mean" either: the error, without the names', async () => {
+    for (const query of ['mutation { createApiKe }', '{ apiKeyz }', '{ webhookEndpoint(id: "whk_x") { secre } }']) {
+      const answer = await graphql(app, { query }, app.keys.billingOnly);
+      const error = refusal(answer, 400, 'validation_error');
+      expect(JSON.stringify(answer.body), query).not.to.match(/Did you mean|createApiKey|apiKeys|"secret"/);
+      expect(error.message).to.match(/^Cannot query field/);
+      expect(error.extensions.detail).to.equal(error.message);
+    }
   });
 
   it('refuses oversized documents before executing them, with the limit named (findings 3 and 4)', async () => {
