@@ -304,7 +304,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               metrics?.refused(route.pool, limits.refusal.type);
               throw limits.refusal;
             }
-            const begun = await idempotency.begin(route, request.url, caller, request.headers['idempotency-key'], request.body);
+            const door = internal ? 'mcp' : 'http';
+            const begun = await idempotency.begin(route, request.url, caller, request.headers['idempotency-key'], request.body, door);
             if (begun !== null && 'replay' in begun) return sendReplay(reply, begun.replay);
             claim = begun?.claim ?? null;
           }

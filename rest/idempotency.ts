@@ -6,9 +6,10 @@
  *   (`route.idempotency === 'required'`: PATCH, DELETE, non-exempt POST).
  * - Keys are scoped to the organization. The first request claims the key (KeyValue
  *   beginIdempotent, atomic on every adapter); the request's fingerprint is the calling key (its
- *   ID and scopes; an OAuth caller's token subject) + method + request target (path with IDs, and
- *   query) + canonical JSON body, so the same key on another resource, with another body or from
- *   another API key or user is a different request (409). A replay thus never hands one key what another key's request answered, such
+ *   ID and scopes; an OAuth caller's token subject) + the door it came in by (HTTP or an MCP tool)
+ *   + method + request target (path with IDs, and query) + canonical JSON body, so the same key on
+ *   another resource, with another body, from another API key or user, or by the other door is a
+ *   different request (409). A replay thus never hands one key what another key's request answered, such
  *   as the secret of a key it could not have created itself.
  * - A replay with the same fingerprint gets the first response back: status, body (with its
  *   original request_id) and the headers that belong to the result (Content-Type, Location), plus
@@ -87,13 +88,26 @@ export function canonicalJson(value: unknown): string {
  * first resource's result; so is the same request from another API key, or from the same key
  * after its scopes changed (rotation keeps a key's ID, so a retry with the new secret replays).
  */
-export function requestFingerprint(sender: Pick<Caller, 'apiKeyId' | 'subject' | 'scopes'>, method: string, target: string, body: unknown): string {
+export function requestFingerprint(
+  sender: Pick<Caller, 'apiKeyId' | 'subject' | 'scopes'>,
+  method: string,
+  target: string,
+  body: unknown,
+  door: RequestDoor,
+): string {
   // An OAuth caller has no key: its token's subject stands for it.
-  const who = `${sender.apiKeyId ?? `token:${sender.subject ?? ''}`} ${[...sender.scopes].sort().join(',')}`;
+  const who = `${sender.apiKeyId ?? `token:${sender.subject ?? ''}`} ${[...sender.scopes].sort().join(',')} ${door}`;
   return createHash('sha256')
     .update(`${who}\n${method} ${target}\n${canonicalJson(body)}`)
     .digest('base64url');
 }
+
+/**
+ * Where a request came in: over HTTP, or as an MCP tool call (which goes through the route). Part
+ * of the fingerprint, so that a key used by a tool is not replayed over HTTP: a tool result never
+ * shows a signing secret, and its key must not hand the secret to a REST replay either.
+ */
+export type RequestDoor = 'http' | 'mcp';
 
 /** Organization scope: two organizations may use the same key independently. */
 export function idempotencyStorageKey(organizationId: string, key: string): string {
@@ -194,12 +208,13 @@ export class IdempotencyStage {
     caller: Caller,
     header: string | string[] | undefined,
     body: unknown,
+    door: RequestDoor,
   ): Promise<{ claim: IdempotencyClaim } | { replay: StoredResponse } | null> {
     const key = idempotencyKeyFor(route, header);
     if (key === null) return null;
     const claim: IdempotencyClaim = {
       storageKey: idempotencyStorageKey(caller.organizationId, key),
-      fingerprint: requestFingerprint(caller, route.method, target, body),
+      fingerprint: requestFingerprint(caller, route.method, target, body, door),
     };
     let outcome = interpretBegin(await this.kv.beginIdempotent(claim.storageKey, claim.fingerprint, IN_FLIGHT_TTL_MS), claim.fingerprint);
     if (outcome.kind === 'run' && route.idempotency === 'required') {

@@ -257,6 +257,26 @@ describe('mcp: tools over streamable HTTP with an API key (issue 17)', function 
     await call('marque_webhooks_delete', { id: created.id });
   });
 
+  it("a tool's idempotency key is not replayed over HTTP, so the signing secret the tool withheld stays unread", async () => {
+    const body = { url: 'http://127.0.0.1:9/replayed', enabled_events: ['alert.created'] };
+    const created = await call<{ id: string; secret: string }>('marque_webhooks_create', { ...body, idempotency_key: 'mcp-webhook-1' });
+    expect(created.secret).to.contain('redacted');
+    // The same key, body and API key over REST: another request, refused, and no secret in the answer.
+    const replay = await fetch(`${app.baseUrl}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.keys.full}`, 'content-type': 'application/json', 'idempotency-key': 'mcp-webhook-1' },
+      body: JSON.stringify(body),
+    });
+    const text = await replay.text();
+    expect(replay.status, text).to.equal(409);
+    expect(JSON.parse(text).error.type).to.equal('conflict');
+    expect(text).not.to.match(/whsec_/);
+    // The tool itself still replays its own call.
+    const again = await call<{ id: string }>('marque_webhooks_create', { ...body, idempotency_key: 'mcp-webhook-1' });
+    expect(again.id).to.equal(created.id);
+    await call('marque_webhooks_delete', { id: created.id });
+  });
+
   it('bad arguments and unknown tools are tool errors naming the argument and the rule; the session goes on', async () => {
     const limit = await failure('search_trademarks', { limit: 1000 });
     expect(limit).to.include({ type: 'validation_error', status: 400 });

@@ -51,18 +51,19 @@ describe('idempotency: pure rules', () => {
 
   it('fingerprints the sending key (ID and scopes), method, request target (path with its IDs, and query) and body', () => {
     const key = { apiKeyId: 'key_a', scopes: new Set(['a', 'b']) };
-    const base = requestFingerprint(key, 'POST', '/v1/x', { a: 1 });
-    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['b', 'a']) }, 'POST', '/v1/x', { a: 1 })).to.equal(base);
-    expect(requestFingerprint(key, 'PATCH', '/v1/x', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint(key, 'POST', '/v1/y', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint(key, 'POST', '/v1/x?dry_run=true', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 2 })).not.to.equal(base);
-    expect(requestFingerprint({ apiKeyId: 'key_b', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
-    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['a']) }, 'POST', '/v1/x', { a: 1 })).not.to.equal(base);
+    const base = requestFingerprint(key, 'POST', '/v1/x', { a: 1 }, 'http');
+    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['b', 'a']) }, 'POST', '/v1/x', { a: 1 }, 'http')).to.equal(base);
+    expect(requestFingerprint(key, 'PATCH', '/v1/x', { a: 1 }, 'http')).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/y', { a: 1 }, 'http')).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/x?dry_run=true', { a: 1 }, 'http')).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 2 }, 'http')).not.to.equal(base);
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 }, 'mcp')).not.to.equal(base);
+    expect(requestFingerprint({ apiKeyId: 'key_b', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 }, 'http')).not.to.equal(base);
+    expect(requestFingerprint({ apiKeyId: 'key_a', scopes: new Set(['a']) }, 'POST', '/v1/x', { a: 1 }, 'http')).not.to.equal(base);
     // OAuth callers have no key: their token's subject tells two users of one organization apart.
-    const alice = requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 });
-    expect(requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).to.equal(alice);
-    expect(requestFingerprint({ apiKeyId: null, subject: 'user_bob', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 })).not.to.equal(alice);
+    const alice = requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 }, 'http');
+    expect(requestFingerprint({ apiKeyId: null, subject: 'user_alice', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 }, 'http')).to.equal(alice);
+    expect(requestFingerprint({ apiKeyId: null, subject: 'user_bob', scopes: key.scopes }, 'POST', '/v1/x', { a: 1 }, 'http')).not.to.equal(alice);
   });
 
   it('maps a claim attempt to run, replay, conflict or processing', () => {
