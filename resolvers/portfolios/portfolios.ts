@@ -13,7 +13,7 @@ import { isIsoDate, isOfficeDate, officeDateRule, parseId, truncate } from '../.
 import { mergeMetadata, parseMetadata } from '../accounts/metadata';
 import { pageOf, paginationOf, totalIf } from '../pages';
 import type { RequestContext } from '../context';
-import { MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
+import { DEADLINE_TYPES, MAX_HORIZON_YEARS, ruleCorpus } from '../deadlines/corpus';
 import { markDeadlineInputs } from '../deadlines/mark-inputs';
 import { loadPresent } from '../loaders';
 import { pageLimit } from '../page-limit';
@@ -180,6 +180,9 @@ async function portfolioDeadlineRows(args: Omit<PortfolioDeadlineArgs, 'limit' |
   const portfolio = await requirePortfolio(args.id, ctx);
   if (args.due_before != null && !isIsoDate(args.due_before)) throw invalid('due_before', `must be a date YYYY-MM-DD (got '${truncate(args.due_before)}')`);
   if (args.as_of_date != null && !isOfficeDate(args.as_of_date)) throw invalid('as_of_date', officeDateRule(truncate(args.as_of_date)));
+  // A misspelt type ("renewals") would otherwise read as "nothing due".
+  if (args.type != null && !DEADLINE_TYPES.includes(args.type))
+    throw invalid('type', `must be one of ${DEADLINE_TYPES.join(', ')} (got '${truncate(args.type)}')`);
   const horizonYears = args.horizon_years ?? 5;
   if (!Number.isInteger(horizonYears) || horizonYears < 1 || horizonYears > MAX_HORIZON_YEARS)
     throw invalid('horizon_years', `must be an integer from 1 to ${MAX_HORIZON_YEARS}`);

@@ -5,7 +5,7 @@
  */
 import { OFFICE_YEARS_TEXT } from '../../domain/dates';
 import { METADATA_RULE } from '../../resolvers/accounts/metadata';
-import { MAX_HORIZON_YEARS } from '../../resolvers/deadlines/corpus';
+import { DEADLINE_TYPES, MAX_HORIZON_YEARS } from '../../resolvers/deadlines/corpus';
 import { MAX_PORTFOLIO_IDS_PER_REQUEST, PORTFOLIO_DESCRIPTION_MAX_LENGTH, PORTFOLIO_NAME_MAX_LENGTH } from '../../resolvers/portfolios/portfolios';
 import { SAVED_SEARCH_NAME_MAX_LENGTH } from '../../resolvers/saved-searches/saved-searches';
 import { RESOURCE_QUOTAS } from '../../domain/resource-quotas';
@@ -233,7 +233,7 @@ export const portfolioRoutes: readonly RouteDef[] = [
     pathParams: [portfolioIdParam],
     query: [
       { name: 'due_before', kind: { type: 'date' }, description: 'Keep deadlines due before this date.' },
-      { name: 'type', kind: { type: 'string', maxLength: 60 }, description: 'Keep one deadline type (renewal, declaration_of_use, …).' },
+      { name: 'type', kind: { type: 'enum', values: DEADLINE_TYPES }, description: 'Keep one deadline type.' },
       {
         name: 'as_of_date',
         kind: { type: 'date' },

@@ -133,6 +133,20 @@ describe('portfolios and saved searches (issue 15)', function () {
       }
     });
 
+    it('deadlines: a type that names no deadline type ("renewals") is 400 listing the types, through REST and GraphQL, not an empty list', async () => {
+      const response = await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?type=renewals`);
+      const body = (await response.json()) as { error: { type: string; detail: string } };
+      expect([response.status, body.error.type]).to.deep.equal([400, 'validation_error']);
+      expect(body.error.detail).to.match(/^type: must be one of .* \(got 'renewals'\)$/);
+      for (const type of ['renewal', 'declaration_of_use', 'statement_of_use']) expect(body.error.detail).to.contain(type);
+      const graphql = await send(app, 'POST', '/graphql', {
+        query: `{ portfolioDeadlines(id: "${portfolio.id}", type: "renewals") { data { type } } }`,
+      });
+      const answer = (await graphql.json()) as { errors?: Array<{ extensions: { detail: string } }> };
+      expect(answer.errors?.[0]?.extensions.detail).to.equal(body.error.detail);
+      expect((await send(app, 'GET', `/v1/portfolios/${portfolio.id}/deadlines?type=renewal`)).status).to.equal(200);
+    });
+
     it('GraphQL portfolioDeadlineTimeline: the same deadlines as the REST list, overdue ones then by month, with counts per status', async () => {
       const now = new Date();
       const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 60, 1)).toISOString().slice(0, 10);
