@@ -31,7 +31,7 @@ const WINDOW_STATUSES = ['not_published', 'not_started', 'open', 'closed', 'no_r
 const watchData = objectOf({
   watch_id: str('The watch (wch_...).'),
   watch_type: { type: 'string', enum: WATCH_TYPES },
-  status: { type: 'string', enum: WATCH_STATUSES, description: 'The watch status after the change.' },
+  status: { type: 'string', enum: [...WATCH_STATUSES, 'deleted'], description: 'The watch status after the change: deleted for watch.deleted.' },
 });
 
 const watchEvent = (verb: string, when: string): WebhookEventType => ({

@@ -88,7 +88,8 @@ function watchEvent(watch: WatchDoc, type: string, at: string): EventDoc {
     _id: randomId('evt_', Date.parse(at)),
     organization_id: watch.organization_id,
     type,
-    data: { watch_id: watch._id, watch_type: watch.watch_type, status: watch.status },
+    // The status after the change, which for a deletion is none of the stored ones.
+    data: { watch_id: watch._id, watch_type: watch.watch_type, status: type === 'watch.deleted' ? 'deleted' : watch.status },
     created_at: at,
   };
 }

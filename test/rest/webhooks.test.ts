@@ -249,15 +249,18 @@ describe('webhooks: endpoints, signed deliveries and the event feed (issue 16)',
     });
 
     it('a watch lifecycle event reaches an endpoint that subscribes to it', async () => {
-      const endpoint = await createEndpoint({ enabled_events: ['watch.paused', 'watch.resumed'] });
+      const endpoint = await createEndpoint({ enabled_events: ['watch.paused', 'watch.resumed', 'watch.deleted'] });
       const { watchId } = await alertOnNewMark('Quartz Lynx');
       await ok(await send(app, 'POST', `/v1/watches/${watchId}/pause`), 200);
       await ok(await send(app, 'POST', `/v1/watches/${watchId}/resume`), 200);
+      await ok(await send(app, 'DELETE', `/v1/watches/${watchId}`), 200);
       await dispatch();
       const events = receiver.received.map((request) => new Webhook(endpoint.secret as string).verify(request.body, request.headers) as EventObject);
+      // Each says the watch's status after the change.
       expect(events.map((event) => [event.type, event.data.watch_id, event.data.status])).to.deep.equal([
         ['watch.paused', watchId, 'paused'],
         ['watch.resumed', watchId, 'active'],
+        ['watch.deleted', watchId, 'deleted'],
       ]);
     });
   });
