@@ -6,9 +6,9 @@
  * - filter: the watch's filters as a trademark search; the count is exact up to the search's
  *   10,000 cap, past it `estimate_basis: lower_bound` (a decision: the spec names only the
  *   upper-bound basis, and a capped count is a lower bound).
- * - similarity: candidates from the SearchIndex, by the mark's words (full text) and by its
- *   phonetic and visual keys (`mark_keys`), within the filters; each scored with the evaluator's
- *   own scoring, kept from `score_threshold` up. When candidates were capped or the budget ran
+ * - similarity: candidates from the SearchIndex, by the mark's words (full text), by either half
+ *   of its text (one letter off) and by its phonetic and visual keys (`mark_keys`), within the
+ *   filters; each scored with the evaluator's own scoring, kept from `score_threshold` up. When candidates were capped or the budget ran
  *   out while scoring, the unscored candidates count as matches: `candidacy_upper_bound`.
  * - trademark: the marks named (or the portfolio's), in the order given.
  *
@@ -25,6 +25,7 @@ import { ApiError } from '../../domain/errors';
 import { markKeys } from '../../domain/mark-keys';
 import type { TrademarkDoc, WatchDoc, WatchQuery } from '../../domain/records';
 import { scoreSimilarity } from '../../domain/similarity';
+import { foldText } from '../../domain/text';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
 import { pageLimit } from '../page-limit';
@@ -105,12 +106,29 @@ async function previewFilter(query: WatchQuery, limit: number, budget: Budget, c
   };
 }
 
+/** Halves shorter than this match too many marks to be worth a candidate search. */
+const MIN_HALF_LENGTH = 4;
+
+/**
+ * The two halves of the folded mark text: a mark one letter off (one changed, added or dropped,
+ * KENTRIVOX for ZENTRIVOX) still holds one of them whole, where it holds neither the word nor,
+ * often, its phonetic or visual key. The evaluator catches such marks by shared trigrams
+ * (workers/watches/match.ts), so the preview must find them too.
+ */
+export function textHalves(q: string): string[] {
+  const folded = foldText(q);
+  const middle = Math.floor(folded.length / 2);
+  return [folded.slice(0, middle).trim(), folded.slice(middle).trim()].filter((half) => half.replace(/\s+/g, '').length >= MIN_HALF_LENGTH);
+}
+
 async function previewSimilarity(query: WatchQuery, limit: number, budget: Budget, ctx: RequestContext): Promise<Preview> {
   const q = query.q ?? '';
   const filters = watchSearchFilters(query);
   const { search } = ctx.services;
   const keyFilter: SearchFilter = { field: 'mark_keys', op: 'in', values: markKeys(q) };
-  const [byText, byKeys] = await budget.within(
+  const halves = textHalves(q);
+  const halfFilter: SearchFilter = { op: 'or', filters: halves.map((text): SearchFilter => ({ field: 'mark_text', op: 'match', text })) };
+  const [byText, byKeys, byHalves] = await budget.within(
     Promise.all([
       search.search({
         index: TRADEMARK_INDEX.name,
@@ -121,10 +139,13 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
         limit: SIMILARITY_CANDIDATES,
       }),
       search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, keyFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
+      halves.length === 0
+        ? { hits: [] }
+        : search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, halfFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
     ]),
   );
-  const capped = byText.hits.length >= SIMILARITY_CANDIDATES || byKeys.hits.length >= SIMILARITY_CANDIDATES;
-  const candidateIds = [...new Set([...byText.hits, ...byKeys.hits].map((hit) => hit.id))];
+  const capped = [byText, byKeys, byHalves].some((result) => result.hits.length >= SIMILARITY_CANDIDATES);
+  const candidateIds = [...new Set([...byText.hits, ...byKeys.hits, ...byHalves.hits].map((hit) => hit.id))];
   const classes = (query.filters?.niceClasses as number[] | undefined) ?? [];
   const threshold = query.score_threshold ?? 0;
   const scores = new Map<string, number>();

@@ -293,6 +293,20 @@ describe('watches and alerts (issue 15)', function () {
       expect(preview.scores.find((entry) => entry.trademark_id === lookalike)?.score).to.equal(alert.score);
     });
 
+    it('the preview finds the one-letter-off marks the watch alerts on (KENTRIVOX, ZENTRIVAX for ZENTRIVOX), though their keys differ', async () => {
+      const query = { q: 'ZENTRIVOX', filters: { offices: ['em'], niceClasses: [9] } };
+      const watch = await createWatch({ watch_type: 'similarity', query });
+      const first = await add('KENTRIVOX', 'EM', [9]);
+      const last = await add('ZENTRIVAX', 'EM', [9]);
+      await add('Harbour Finch', 'EM', [9]);
+      await evaluate();
+      const alerted = (await alertsOf(watch.id)).map((alert) => alert.trademark_id);
+      expect(alerted).to.have.members([first, last]);
+      await app.indexer.catchUp();
+      const preview = await ok<{ data: Array<{ id: string }> }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query }));
+      expect(preview.data.map((mark) => mark.id)).to.include.members([first, last]);
+    });
+
     it('an identical mark alerts with its score and the exact signal', async () => {
       const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Verdant Oriole', score_threshold: 0.5 } });
       const id = await add('VERDANT ORIOLE', 'GB', [9]);
