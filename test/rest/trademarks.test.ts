@@ -179,6 +179,16 @@ describe('REST: trademark search and list', function () {
     await expectError(await app.get('/v1/trademarks?nice_classes=0'), 400, 'validation_error', 'nice_classes');
   });
 
+  it('refuses a q of punctuation or symbols alone (&, ***) naming q, rather than answering 0 marks exactly; through GraphQL too', async () => {
+    for (const q of ['&', '***', '- / .']) {
+      await expectError(await app.get(`/v1/trademarks?q=${encodeURIComponent(q)}&offices=US`), 400, 'validation_error', 'q: must contain a letter or digit');
+    }
+    const graphql = await app.post('/graphql', { query: '{ searchTrademarks(q: "&&") { data { id } } }' });
+    const body = (await graphql.json()) as { errors?: Array<{ extensions: { detail: string } }> };
+    expect(body.errors?.[0]?.extensions.detail).to.contain('q: must contain a letter or digit');
+    expect((await app.get(`/v1/trademarks?q=${encodeURIComponent('H&M')}&offices=US`)).status).to.equal(200);
+  });
+
   it('requires office with application_number or registration_number', async () => {
     const mark = marks[0] as TrademarkDoc;
     await expectError(
