@@ -32,7 +32,8 @@ const searchParams = [...TRADEMARK_FILTER_PARAMS, ...TRADEMARK_SEARCH_CONTROL_PA
 const searchDescription =
   'Search and list trademarks. At least one filter or q is required (no unscoped list). Arrays are comma-separated; dates YYYY-MM-DD; ' +
   'ranges use the _gte/_gt/_lte/_lt suffixes with the lower bound before the upper. Results are eventually consistent (normally seconds behind a write). ' +
-  'Cursors pin the result set: marks added after the first page never appear in later pages.';
+  'Cursors pin the result set: marks added after the first page never appear in later pages. ' +
+  'Relevance (the order with q and no sort) is scored at each page against the whole index, whose statistics any write moves: a change between two pages can move a mark across the page boundary (seen twice, or not at all). To walk every result exactly, sort by a field (sort=-filing_date).';
 
 export const trademarkRoutes: readonly RouteDef[] = [
   {
