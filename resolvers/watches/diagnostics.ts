@@ -4,7 +4,7 @@
  * computed as trademark detail computes it: `window_status` `closed` for windows closed long
  * ago, marks published before 2024 included.
  */
-import { COLLECTIONS, type WatchStatsDoc } from '../../domain/records';
+import { COLLECTIONS, type PortfolioDoc, type WatchDoc, type WatchStatsDoc } from '../../domain/records';
 import type { RequestContext } from '../context';
 import { oppositionWindowFor } from '../trademarks/opposition-window';
 import { matchingMarks } from './preview';
@@ -12,6 +12,16 @@ import { requireWatch } from './watches';
 
 /** Marks listed in diagnostics. */
 export const DIAGNOSTIC_MARKS = 20;
+
+/** What stops a trademark watch from watching anything now: the portfolio it follows is gone. */
+async function standingError(watch: WatchDoc, ctx: RequestContext): Promise<string | null> {
+  const portfolioId = watch.query.portfolio_id;
+  if (portfolioId === undefined) return null;
+  const [portfolio] = await ctx.services.store.collection<PortfolioDoc>(COLLECTIONS.portfolios).findByIds([portfolioId]);
+  return portfolio === undefined
+    ? `query.portfolio_id: the portfolio ${portfolioId} was deleted, so this watch follows no marks; point query.portfolio_id at another portfolio or delete the watch`
+    : null;
+}
 
 async function watchDiagnostics(id: string, ctx: RequestContext) {
   const watch = await requireWatch(id, ctx);
@@ -26,7 +36,7 @@ async function watchDiagnostics(id: string, ctx: RequestContext) {
       evaluating_since: watch.evaluate_from,
       last_change_processed_at: stats?.last_change_at ?? null,
       alerts_created: stats?.alerts_created ?? 0,
-      last_error: stats?.last_error ?? null,
+      last_error: (await standingError(watch, ctx)) ?? stats?.last_error ?? null,
     },
     estimated_match_count: matches.count,
     marks: matches.marks.map((mark) => {

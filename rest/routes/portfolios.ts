@@ -166,7 +166,8 @@ export const portfolioRoutes: readonly RouteDef[] = [
     path: '/v1/portfolios/:id',
     operation: 'DeletePortfolio',
     summary: 'Delete a portfolio',
-    description: 'The marks stay in the catalog; trademark watches of this portfolio then watch nothing.',
+    description:
+      'The marks stay in the catalog; trademark watches of this portfolio then watch nothing, and their diagnostics say so (evaluation.last_error names the portfolio).',
     pathParams: [portfolioIdParam],
     successStatus: 200,
     envelope: 'single',

@@ -519,6 +519,19 @@ describe('watches and alerts (issue 15)', function () {
   });
 
   describe('preview and diagnostics', () => {
+    it('diagnostics: a trademark watch whose portfolio was deleted says so in last_error, naming the portfolio', async () => {
+      const [mark] = (await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ office_code: 'US' })).slice(0, 1);
+      const portfolio = await ok<{ id: string }>(await send(app, 'POST', '/v1/portfolios', { name: 'Followed', trademark_ids: [mark!._id] }), 201);
+      const watch = await createWatch({ watch_type: 'trademark', query: { portfolio_id: portfolio.id } });
+      const lastError = async () =>
+        (await ok<{ evaluation: { last_error: string | null } }>(await send(app, 'GET', `/v1/watches/${watch.id}/diagnostics`))).evaluation.last_error;
+      expect(await lastError()).to.equal(null);
+      await ok(await send(app, 'DELETE', `/v1/portfolios/${portfolio.id}`));
+      const error = await lastError();
+      expect(error).to.contain(`query.portfolio_id: the portfolio ${portfolio.id} was deleted`);
+      expect(error).to.contain('follows no marks');
+    });
+
     it('preview: a page in summary shape with the exact count; count_only answers the number alone', async () => {
       await app.indexer.catchUp();
       const query = { filters: { offices: ['US'] } };
