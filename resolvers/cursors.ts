@@ -15,6 +15,8 @@ export interface CursorPosition {
   snapshot: number;
   /** Sort values of the last row returned. */
   after: CursorKey;
+  /** The list's total as its first counted page gave it, so every later page gives the same. */
+  total?: number;
 }
 
 interface CursorPayload {
@@ -22,6 +24,7 @@ interface CursorPayload {
   s: number;
   a: CursorKey;
   t: number; // issued at, epoch ms
+  n?: number; // total
 }
 
 /** JSON with object keys sorted, so equal bindings hash equally whatever their key order. */
@@ -51,7 +54,13 @@ export class CursorCodec {
   }
 
   encode(binding: unknown, position: CursorPosition): string {
-    const payload: CursorPayload = { b: CursorCodec.bindingHash(binding), s: position.snapshot, a: position.after, t: this.now() };
+    const payload: CursorPayload = {
+      b: CursorCodec.bindingHash(binding),
+      s: position.snapshot,
+      a: position.after,
+      t: this.now(),
+      ...(position.total === undefined ? {} : { n: position.total }),
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body).toString('base64url')}`;
   }
@@ -77,6 +86,6 @@ export class CursorCodec {
     if (payload.b !== CursorCodec.bindingHash(binding)) {
       throw invalid(parameter, 'was issued for a different query, sort or filters; changing any of them requires starting from the first page');
     }
-    return { snapshot: payload.s, after: payload.a };
+    return { snapshot: payload.s, after: payload.a, ...(typeof payload.n === 'number' ? { total: payload.n } : {}) };
   }
 }

@@ -42,7 +42,8 @@ export function paginationOf(cursor: string | null, total: number | undefined): 
  * One page of `filter`'s matches; `binding` ties the cursor to the list and its filters. By
  * default ordered by `_id` (time-ordered random IDs); with `orderField`, by that field (a
  * timestamp) newest first, ties broken by `_id`, keyset on both. With `includeTotal`, the
- * pagination block also carries the number of all of `filter`'s matches.
+ * pagination block also carries the number of all of `filter`'s matches, as the first page that
+ * counted them found it (the cursor carries it on): rows written since are not listed either.
  */
 export async function pageOf<T extends StoredDocument>(
   collection: Collection<T>,
@@ -54,18 +55,21 @@ export async function pageOf<T extends StoredDocument>(
   options: PageOptions<T> = {},
 ): Promise<Page<T>> {
   const { orderField } = options;
-  const after = cursor === null ? undefined : cursors.decode(cursor, binding).after;
+  const position = cursor === null ? undefined : cursors.decode(cursor, binding);
+  const after = position?.after;
   const scoped: Filter = after === undefined ? filter : { $and: [filter, afterKey(after, orderField)] };
   const sort = orderField === undefined ? { _id: -1 as const } : { [orderField]: -1 as const, _id: -1 as const };
+  // Rows written after the first page are never listed; the total, counted once, leaves them out too.
   const [rows, total] = await Promise.all([
     collection.find(scoped, { sort, limit: limit + 1 }),
-    totalIf(options.includeTotal, () => collection.countDocuments(filter)),
+    totalIf(options.includeTotal, () => position?.total ?? collection.countDocuments(filter)),
   ]);
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
   const hasMore = rows.length > limit && last !== undefined;
   const key = (row: T): string[] => (orderField === undefined ? [row._id] : [String(row[orderField]), row._id]);
-  return { data, has_more: hasMore, pagination: paginationOf(hasMore ? cursors.encode(binding, { snapshot: 0, after: key(last) }) : null, total) };
+  const next = hasMore ? cursors.encode(binding, { snapshot: 0, after: key(last), ...(total === undefined ? {} : { total }) }) : null;
+  return { data, has_more: hasMore, pagination: paginationOf(next, total) };
 }
 
 /** The rows after a cursor's key, in the page order. */

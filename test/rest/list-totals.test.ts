@@ -185,6 +185,24 @@ describe('REST: include_total on the lists of an organization’s own records an
     }
   });
 
+  it('a row written between two pages is not listed, and the total stays as the first page counted it', async () => {
+    const path = '/v1/events?type=watch.created';
+    const first = await page(withParams(path, 'include_total=true&limit=1'));
+    const counted = first.pagination.total_count!;
+    await created('/v1/watches', { watch_type: 'filter', name: 'Written between pages', query: { filters: { offices: ['us'] } } });
+    let cursor = first.pagination.cursor;
+    const ids = first.data.map((row) => (row as { id: string }).id);
+    while (cursor !== null) {
+      const next = await page(withParams(path, `include_total=true&limit=1&cursor=${encodeURIComponent(cursor)}`));
+      expect(next.pagination.total_count).to.equal(counted);
+      ids.push(...next.data.map((row) => (row as { id: string }).id));
+      cursor = next.pagination.cursor;
+    }
+    expect(ids).to.have.length(counted);
+    // A new first page counts the new row.
+    expect((await page(withParams(path, 'include_total=true&limit=1'))).pagination.total_count).to.equal(counted + 1);
+  });
+
   it('without include_total, or with false, pagination carries the cursor alone', async () => {
     for (const { list, path } of cases) {
       for (const params of ['limit=1', 'limit=1&include_total=false']) {
