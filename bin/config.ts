@@ -118,6 +118,21 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * The cursor secret also derives the key that seals stored idempotent responses (which hold API
+ * keys and webhook secrets): one short enough to guess would open both. 32 characters is what
+ * `openssl rand -hex 16` gives; the README suggests -hex 32.
+ */
+const MIN_SECRET_LENGTH = 32;
+
+function secret(env: NodeJS.ProcessEnv, name: string): string | null {
+  const value = optional(env[name]);
+  if (value !== null && value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`${name} must be at least ${MIN_SECRET_LENGTH} characters (got ${value.length}); e.g. openssl rand -hex 32`);
+  }
+  return value;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runsIn = environment(env.MARQUE_ENV);
   const logLevel = env.MARQUE_LOG_LEVEL ?? 'info';
@@ -130,7 +145,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDatabase: env.MONGODB_DATABASE || 'marque',
     elasticsearchUrl: optional(env.ELASTICSEARCH_URL),
     redisUrl: optional(env.REDIS_URL),
-    cursorSecret: optional(env.MARQUE_CURSOR_SECRET),
+    cursorSecret: secret(env, 'MARQUE_CURSOR_SECRET'),
     // Production seeds no demo account (whose full-scope key would be printed) unless asked to.
     demoMarks: integer(env, 'MARQUE_DEMO_MARKS', runsIn === 'production' ? 0 : 20_000, 0, 10_000_000),
     demoSeed: integer(env, 'MARQUE_DEMO_SEED', 42, 0, 2 ** 31 - 1),

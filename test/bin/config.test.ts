@@ -20,6 +20,12 @@ describe('bin/config: environment, workers and webhook timeouts', () => {
     expect(readConfig({ MARQUE_ENV: 'production', MARQUE_DEMO_MARKS: '300' }).demoMarks).to.equal(300);
   });
 
+  it('refuses a MARQUE_CURSOR_SECRET shorter than 32 characters, naming it, and takes one of 32', () => {
+    expect(() => readConfig({ MARQUE_CURSOR_SECRET: 'x' })).to.throw(ConfigError, /MARQUE_CURSOR_SECRET must be at least 32 characters \(got 1\)/);
+    expect(readConfig({ MARQUE_CURSOR_SECRET: 'a'.repeat(32) }).cursorSecret).to.equal('a'.repeat(32));
+    expect(readConfig({}).cursorSecret).to.equal(null);
+  });
+
   it('runs one HTTP process per core unless MARQUE_WORKERS says otherwise (1 to 64)', () => {
     expect(readConfig({}).serveWorkers).to.equal(availableParallelism());
     expect(readConfig({ MARQUE_WORKERS: '3' }).serveWorkers).to.equal(3);

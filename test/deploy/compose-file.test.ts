@@ -261,7 +261,7 @@ function exitCodeOf(args: string[], env: Record<string, string>): Promise<number
   });
 }
 
-const SECRET = 'compose-test-cursor-secret';
+const SECRET = 'compose-test-cursor-secret-0123456789';
 
 describe('deploy: docker-compose.yml', () => {
   let raw: ComposeFile;
