@@ -9,7 +9,7 @@ import { addDays } from '../../../domain/dates';
 import { computeDeadlines } from '../../../domain/deadlines';
 import { computeOppositionWindow, oppositionTriggerFor } from '../../../domain/opposition';
 import { catalogId } from '../../../domain/ids';
-import { deadlineInputOf } from '../../../domain/mark-deadlines';
+import { deadlineInputOf, maintenanceFilingsOf } from '../../../domain/mark-deadlines';
 import { loadRuleCorpus } from '../../../domain/rules';
 import type {
   AttorneyDoc,
@@ -291,6 +291,31 @@ describe('workers/ingest/generator', function () {
       }
       expect(checked).to.be.greaterThan(500);
       expect([...reformed].sort()).to.deep.equal(['CA', 'MX']);
+    });
+
+    it('keeps in force no US or MX registration whose declaration of use (data/rules.json) is missed: it was filed in its window, or the registration was cancelled', () => {
+      // The deadline calculator, given each mark's declarations as a client reads them from its
+      // history, as of the generator's today: no declaration of use past its grace period but
+      // those whose grace ended within the 200 days an office may take to record the cancellation.
+      const corpus = loadRuleCorpus(dataFile('rules.json'));
+      const eventsOf = new Map<string, TrademarkEventDoc[]>();
+      for (const event of catalog.trademark_events) eventsOf.set(event.trademark_id, [...(eventsOf.get(event.trademark_id) ?? []), event]);
+      const checked = new Map<string, number>();
+      for (const tm of catalog.trademarks) {
+        if (!['US', 'MX'].includes(tm.jurisdiction_code) || !['registered', 'pending_cancellation'].includes(tm.status.stage)) continue;
+        const filings = maintenanceFilingsOf(eventsOf.get(tm._id) ?? []);
+        const computation = computeDeadlines(corpus, deadlineInputOf(tm, null, filings), {
+          asOfDate: '2026-11-01',
+          horizonYears: 1,
+          includeOptional: false,
+          includeMissed: true,
+        });
+        const missed = computation.deadlines.filter((d) => d.type === 'declaration_of_use' && d.status === 'missed' && d.grace_expiry < '2026-04-15');
+        expect(missed, `${tm._id} registered ${tm.registration_date}: ${missed.map((d) => d.due_date).join(', ')}`).to.deep.equal([]);
+        if (filings.some((filing) => filing.type === 'declaration_of_use')) checked.set(tm.jurisdiction_code, (checked.get(tm.jurisdiction_code) ?? 0) + 1);
+      }
+      // Both offices' declarations are there to be checked.
+      expect([...checked.keys()].sort()).to.deep.equal(['MX', 'US']);
     });
 
     it('holds no JP, DE or CH application in an opposition stage: their oppositions run from the published registration (data/rules.json)', () => {

@@ -6,7 +6,7 @@
  */
 import type { ChallengeState, ProceedingStatus, ProceedingType, StatusReason, StatusStage } from '../../../domain/records';
 import { addMonths, addYears, TODAY } from './dates';
-import { firstExpiry, nonUseYears, type OfficeProfile, oppositionEnd, renewedExpiry } from './offices';
+import { declarationsOwed, firstExpiry, nonUseYears, type OfficeProfile, oppositionEnd, renewedExpiry } from './offices';
 import { type Random } from './random';
 
 /** The last day anything may happen on (the generator's today is not yet over). */
@@ -370,8 +370,10 @@ class Simulation {
   private maintain(registrationDay: number, kind: MarkKind): void {
     const { office } = this.input;
     type Action = 'declaration' | 'assignment' | 'representative' | 'cancellation' | 'surrender';
-    const actions: Array<{ day: number; action: Action }> = [];
-    if (office.code === 'US') actions.push({ day: addYears(registrationDay, 5) + this.random.int(0, 360), action: 'declaration' });
+    const actions: Array<{ day: number; action: Action; graceEnd?: number }> = [];
+    for (const owed of declarationsOwed(office, kind === 'designation', registrationDay, LAST_DAY)) {
+      actions.push({ day: owed.opens + this.random.int(0, owed.lastDays), action: 'declaration', graceEnd: owed.graceEnd });
+    }
     if (kind !== 'international' && this.random.chance(0.07)) actions.push({ day: registrationDay + this.random.int(60, 4000), action: 'assignment' });
     if (this.random.chance(0.05)) actions.push({ day: registrationDay + this.random.int(60, 4000), action: 'representative' });
     if (kind !== 'international' && this.random.chance(this.input.conflictOwnerIndex !== null ? 0.04 : 0.008)) {
@@ -388,7 +390,7 @@ class Simulation {
       if (next !== undefined && next.day < expiry) {
         actions.shift();
         if (next.day > LAST_DAY) return;
-        if (!this.act(next.action, next.day, registrationDay, renewed)) return;
+        if (!this.act(next.action, next.day, next.graceEnd ?? next.day, renewed)) return;
         continue;
       }
       if (expiry > LAST_DAY) return;
@@ -411,8 +413,11 @@ class Simulation {
     }
   }
 
-  /** Runs one maintenance action; false when the mark died or the simulation reached today. */
-  private act(action: string, day: number, registrationDay: number, renewed: boolean): boolean {
+  /**
+   * Runs one maintenance action (a declaration late after `graceEnd`, when the office records the
+   * cancellation a month to half a year later); false when the mark died or the simulation reached today.
+   */
+  private act(action: string, day: number, graceEnd: number, renewed: boolean): boolean {
     switch (action) {
       case 'declaration': {
         if (this.random.chance(0.88)) {
@@ -420,7 +425,7 @@ class Simulation {
           this.event(day + this.random.int(20, 90), 'declaration_of_use_accepted');
           return true;
         }
-        this.die(addYears(registrationDay, 6) + this.random.int(30, 200), 'cancelled', 'cancelled_no_declaration_of_use', ['cancelled']);
+        this.die(graceEnd + this.random.int(30, 200), 'cancelled', 'cancelled_no_declaration_of_use', ['cancelled']);
         return false;
       }
       case 'assignment':

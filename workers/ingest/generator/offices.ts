@@ -628,6 +628,39 @@ export function renewedExpiry(profile: OfficeProfile, expiry: number): number {
  */
 const FIVE_YEAR_NON_USE: ReadonlySet<string> = new Set(['EM', 'GB', 'DE', 'FR', 'ES', 'CH', 'BR', 'IN']);
 
+/** Mexico asks for a declaration of use of registrations granted since the 2018 reform. */
+const MX_DECLARATIONS_FROM = dayOf('2018-08-10');
+
+/** A declaration of use a registration owes: filed from `opens` for up to `lastDays` days; late after `graceEnd`. */
+export interface OwedDeclaration {
+  opens: number;
+  lastDays: number;
+  graceEnd: number;
+}
+
+/**
+ * The declarations of use a registration owes up to `lastDay`, as the rule corpus has them
+ * (data/rules.json): the US section 8 (71 for a Madrid designation) in the year before its sixth
+ * anniversary, and a designation's section 71 in the year before every tenth (a national mark's
+ * ten-year section 8 goes with its renewal); Mexico's in the three months after the third
+ * anniversary of a grant made on or after 2018-08-10 (MX.national and
+ * MX.madrid.declaration_of_use_3yr).
+ */
+export function declarationsOwed(profile: OfficeProfile, designation: boolean, registrationDay: number, lastDay: number): OwedDeclaration[] {
+  const owed: OwedDeclaration[] = [];
+  if (profile.code === 'US') {
+    // Six months' grace after each due date.
+    owed.push({ opens: addYears(registrationDay, 5), lastDays: 360, graceEnd: addMonths(addYears(registrationDay, 6), 6) });
+    for (let years = 10; designation && addYears(registrationDay, years - 1) <= lastDay; years += 10) {
+      owed.push({ opens: addYears(registrationDay, years - 1), lastDays: 360, graceEnd: addMonths(addYears(registrationDay, years), 6) });
+    }
+  }
+  if (profile.code === 'MX' && registrationDay >= MX_DECLARATIONS_FROM) {
+    owed.push({ opens: addMonths(registrationDay, 36), lastDays: 88, graceEnd: addMonths(registrationDay, 39) });
+  }
+  return owed.filter((declaration) => declaration.opens <= lastDay);
+}
+
 /** Years after registration before a revocation for non-use can be asked for. */
 export const nonUseYears = (profile: OfficeProfile): number => (FIVE_YEAR_NON_USE.has(profile.code) ? 5 : 3);
 
