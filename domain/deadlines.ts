@@ -323,6 +323,11 @@ function metBy(filedDates: readonly IsoDate[], opens: IsoDate, closes: IsoDate |
   return filedDates.some((date) => date >= opens && (closes === null || date < closes));
 }
 
+const NO_FILINGS: readonly IsoDate[] = [];
+
+const filedDatesOf = (filings: readonly MaintenanceFiling[], type: string): IsoDate[] =>
+  filings.filter((filing) => filing.type === type).map((filing) => filing.filed_date);
+
 /** Guards against a pathological corpus entry; 100 occurrences of a 10-year rule span 1,000 years. */
 const MAX_OCCURRENCES = 100;
 
@@ -446,7 +451,7 @@ export function computeDeadlines(
       continue;
     }
     if (!isApplicable(rule, input, trigger.date)) continue;
-    const filedDates = (input.maintenance_filings ?? []).filter((filing) => filing.type === rule.type).map((filing) => filing.filed_date);
+    const filedDates = input.maintenance_filings?.length ? filedDatesOf(input.maintenance_filings, rule.type) : NO_FILINGS;
     computation.deadlines.push(...deadlinesForRule(prepared, trigger, asOf, horizonEnd, options.includeMissed, input.use_extensions_granted ?? 0, filedDates));
   }
   computation.deadlines.sort(byDueDate);
