@@ -161,8 +161,15 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
 
     it('finds the registration the office writes 0146682 (<registration-number>) by 146682, 0146682 and 0.146.682; not by 1466820', async () => {
       const found = async (number: string) =>
-        (await ok<{ data: Array<{ id: string }> }>(await app.get(`/v1/trademarks?office=US&registration_number=${number}`))).data.map((row) => row.id);
-      for (const number of ['146682', '0146682', '0.146.682']) expect(await found(number), number).to.deep.equal([catalogId('tm_', 'US', '60146682')]);
+        (await ok<{ data: Array<{ id: string }> }>(await app.get(`/v1/trademarks?office=US&registration_number=${number}&limit=100`))).data.map(
+          (row) => row.id,
+        );
+      // Every US mark stored with that number: the sample's case-file, and the copies with fresh serials other tests load.
+      const stored = (
+        await app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).find({ office_code: 'US', registration_number: '0146682' })
+      ).map((m) => m._id);
+      expect(stored).to.include(catalogId('tm_', 'US', '60146682'));
+      for (const number of ['146682', '0146682', '0.146.682']) expect((await found(number)).sort(), number).to.deep.equal(stored.sort());
       expect(await found('1466820')).to.deep.equal([]);
     });
   });
