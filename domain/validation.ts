@@ -5,6 +5,7 @@
 import { isWithinOfficeYears, OFFICE_YEARS_TEXT, parseIsoDate } from './dates';
 import { ApiError, invalid } from './errors';
 import { ID_BODY_RULE, idKind, isWellFormedId, type IdPrefix } from './ids';
+import { foldText } from './text';
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -76,4 +77,15 @@ export function parseId(name: string, raw: string, prefix: IdPrefix): string {
     throw new ApiError('id_type_mismatch', `${name}: expected an ID starting with ${prefix} but got a ${kind} ID ('${truncate(raw)}')`, { parameter: name });
   }
   throw invalid(name, `must be an ID: ${prefix} followed by ${ID_BODY_RULE} (got '${truncate(raw)}')`);
+}
+
+/**
+ * A list's free-text `q`, trimmed; undefined when blank. A q of punctuation or symbols alone
+ * matches nothing and would answer "0, exactly", which reads as "nothing like it exists": 400.
+ */
+export function searchTextOf(q: string | null | undefined): string | undefined {
+  const text = q?.trim();
+  if (!text) return undefined;
+  if (foldText(text) === '') throw invalid('q', `must contain a letter or digit: punctuation and symbols alone match nothing (got '${truncate(text)}')`);
+  return text;
 }

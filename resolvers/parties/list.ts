@@ -7,6 +7,7 @@
 import type DataLoader from 'dataloader';
 import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
+import { searchTextOf } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { loadPresent } from '../loaders';
 import { searchIdPage, type IdPage } from '../search-page';
@@ -57,7 +58,7 @@ export async function listParties<T>(
   refinements: ListRefinements = { filters: [], binding: {} },
 ): Promise<IdPage & { data: T[] }> {
   const sort = args.sort ?? spec.defaultSort;
-  const text = args.q?.trim() ? args.q.trim() : undefined;
+  const text = searchTextOf(args.q);
   const page = await searchIdPage(
     {
       index: spec.index,

@@ -5,7 +5,7 @@
 import type { SearchFilter } from '../../datasources/ports';
 import { invalid } from '../../domain/errors';
 import { PARTY_ROLES, PROCEEDING_STATUSES, PROCEEDING_TYPES } from '../../domain/records';
-import { assertRangesOrdered, isIsoDate, parseId } from '../../domain/validation';
+import { assertRangesOrdered, isIsoDate, parseId, searchTextOf } from '../../domain/validation';
 import { officeByCode } from '../../domain/offices';
 
 export interface ProceedingFilterInput {
@@ -89,6 +89,6 @@ export function toProceedingSearch(filter: ProceedingFilterInput): { filters: Se
     filters.push({ field: 'office_code', op: 'eq', value: office.office_code });
   }
   for (const range of [dateRange(filter, 'filed_date'), dateRange(filter, 'decision_date')]) if (range) filters.push(range);
-  const q = filter.q?.trim() ? filter.q.trim() : undefined;
+  const q = searchTextOf(filter.q);
   return { filters, q };
 }

@@ -7,8 +7,7 @@ import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { invalid } from '../../domain/errors';
 import type { TrademarkDoc } from '../../domain/records';
-import { foldText } from '../../domain/text';
-import { truncate } from '../../domain/validation';
+import { searchTextOf } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { entityScopeFilters } from './entity-scope';
 import { loadPresent } from '../loaders';
@@ -70,10 +69,7 @@ export interface SearchScope {
 
 export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestContext, scope: SearchScope): Promise<TrademarkSearchPage> {
   const filter: TrademarkFilterInput = { ...(args.filter ?? {}) };
-  const q = args.q?.trim() ? args.q.trim() : undefined;
-  // Such a q would answer "0 marks, exactly", which reads as "nothing like it is registered".
-  if (q !== undefined && foldText(q) === '')
-    throw invalid('q', `must contain a letter or digit: punctuation and symbols alone match nothing (got '${truncate(q)}')`);
+  const q = searchTextOf(args.q);
   if (scope.requireFilter && q === undefined && !hasAnyFilter(filter)) {
     throw invalid('filter', 'at least one filter or q is required; unscoped lists are not offered');
   }

@@ -179,9 +179,13 @@ describe('REST: trademark search and list', function () {
     await expectError(await app.get('/v1/trademarks?nice_classes=0'), 400, 'validation_error', 'nice_classes');
   });
 
-  it('refuses a q of punctuation or symbols alone (&, ***) naming q, rather than answering 0 marks exactly; through GraphQL too', async () => {
+  it('refuses a q of punctuation or symbols alone (&, ***) naming q, rather than answering 0 marks exactly, on every list that takes q; through GraphQL too', async () => {
     for (const q of ['&', '***', '- / .']) {
       await expectError(await app.get(`/v1/trademarks?q=${encodeURIComponent(q)}&offices=US`), 400, 'validation_error', 'q: must contain a letter or digit');
+    }
+    // The other lists that take q: owners, attorneys, firms, entities, proceedings.
+    for (const list of ['/v1/owners', '/v1/attorneys', '/v1/firms', '/v1/entities', '/v1/proceedings']) {
+      await expectError(await app.get(`${list}?q=${encodeURIComponent('&')}`), 400, 'validation_error', 'q: must contain a letter or digit');
     }
     const graphql = await app.post('/graphql', { query: '{ searchTrademarks(q: "&&") { data { id } } }' });
     const body = (await graphql.json()) as { errors?: Array<{ extensions: { detail: string } }> };
