@@ -314,10 +314,10 @@ function urgencyOf(status: DeadlineStatus, daysUntilDue: number, daysUntilGraceE
  * Whether a filing on record meets an occurrence: one of its type dated from the occurrence's
  * window opening and, for a recurring rule, before the next occurrence's window opens (for a rule
  * without a window: after the previous occurrence's grace period, or from the trigger for the
- * first, to the last day of its own). A filing is
- * never earlier than its window (offices refuse premature ones), but its acceptance may come after
- * the grace period, which is why the next window, not the grace expiry, bounds it. A deadline met
- * is not listed, so a docketing tool does not docket a renewal the office has recorded.
+ * first, to the last day of its own). A filing is never earlier than its window (offices refuse
+ * premature ones), but its acceptance may come after the grace period, which is why the next
+ * window, not the grace expiry, bounds it. A deadline met is not listed, so a docketing tool does
+ * not docket a renewal the office has recorded.
  */
 function metBy(filedDates: readonly IsoDate[], opens: IsoDate, closes: IsoDate | null): boolean {
   return filedDates.some((date) => date >= opens && (closes === null || date < closes));

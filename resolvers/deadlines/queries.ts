@@ -8,7 +8,7 @@ import { listDeadlineRules } from '../../domain/deadline-rules';
 import { computeDeadlinesBatch, type DeadlineInput } from '../../domain/deadlines';
 import { computeOppositionWindow, findOppositionRules } from '../../domain/opposition';
 import { TRIGGER_FIELDS, type DeadlineFilingRoute, type OppositionFilingRoute, type OppositionTriggerEvent } from '../../domain/rules';
-import { isOfficeDate, officeDateRule } from '../../domain/validation';
+import { isOfficeDate, officeDateRule, truncate } from '../../domain/validation';
 import type { RequestContext } from '../context';
 import { DEADLINE_TYPES, MAX_HORIZON_YEARS, MAX_USE_EXTENSIONS, ruleCorpus } from './corpus';
 
@@ -77,13 +77,13 @@ const onePage = <T>(data: T[]) => ({ data, has_more: false, pagination: { cursor
 function checkItemFilings(item: DeadlineItemArgs, index: number): void {
   const extensions = item.use_extensions_granted;
   if (extensions != null && (extensions < 0 || extensions > MAX_USE_EXTENSIONS)) {
-    throw invalid(`items[${index}].use_extensions_granted`, `must be an integer from 0 to ${MAX_USE_EXTENSIONS}`);
+    throw invalid(`items[${index}].use_extensions_granted`, `must be an integer from 0 to ${MAX_USE_EXTENSIONS} (got ${extensions})`);
   }
   const filings = item.maintenance_filings ?? [];
   if (filings.length > MAX_MAINTENANCE_FILINGS) throw invalid(`items[${index}].maintenance_filings`, `must list at most ${MAX_MAINTENANCE_FILINGS} items`);
   filings.forEach((filing, position) => {
     const name = `items[${index}].maintenance_filings[${position}]`;
-    if (!DEADLINE_TYPES.includes(filing.type)) throw invalid(`${name}.type`, `must be one of ${DEADLINE_TYPES.join(', ')}`);
+    if (!DEADLINE_TYPES.includes(filing.type)) throw invalid(`${name}.type`, `must be one of ${DEADLINE_TYPES.join(', ')} (got '${truncate(filing.type)}')`);
     if (!isOfficeDate(filing.filed_date)) throw dateError(`${name}.filed_date`, filing.filed_date);
   });
 }

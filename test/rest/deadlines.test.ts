@@ -391,7 +391,7 @@ describe('REST: deadlines and opposition windows', function () {
           errors?: Array<{ extensions: { type: string; detail: string } }>;
         };
         expect(graphql.errors?.[0]?.extensions.type, detail).to.equal('validation_error');
-        expect(graphql.errors?.[0]?.extensions.detail).to.contain(detail);
+        expect(graphql.errors?.[0]?.extensions.detail).to.equal(rest.body.error!.detail);
       }
     });
   });
