@@ -7,8 +7,9 @@
  * So a worker runs only while its process holds the worker's lease in the KeyValue (the shared
  * `kv.sqlite` of the data directory, or Redis): taken when free, renewed every third of its time
  * to live, released at a clean stop. The others stand by, asking every third of the time to live,
- * and one of them takes over at once after a clean stop, or within the time to live after the
- * holder died (`kill -9` included). A holder that cannot renew in time (the KeyValue unreachable,
+ * and one of them takes over at its next ask after a clean stop, or within 4/3 of the time to live
+ * after the holder died (`kill -9` included: the lease lapses a time to live after its last
+ * renewal, and the next ask comes at most a third later). A holder that cannot renew in time (the KeyValue unreachable,
  * its event loop stalled) stops its worker, which ends at its next checkpoint, and stands by.
  */
 import { randomBytes } from 'node:crypto';
