@@ -53,7 +53,7 @@ export interface Config {
   workers: readonly WorkerName[];
   /**
    * MARQUE_WORKER_LEASE_MS: each change-feed worker runs in one process at a time, the one holding
-   * its lease; after that process dies, another takes the worker over within this time.
+   * its lease; after that process dies, another takes the worker over within 4/3 of this time.
    */
   workerLeaseMs: number;
   /** Webhook deliveries: connect and whole-response timeouts. */

@@ -1,7 +1,7 @@
 /**
  * Worker leases (workers/worker-lease.ts) over the real embedded KeyValue: of two processes' copies
- * of one worker exactly one runs; the other takes over at once when the first stops cleanly, and
- * within the time to live when the first vanished without a word; a holder that cannot renew
+ * of one worker exactly one runs; the other takes over at its next ask when the first stops
+ * cleanly, and within 4/3 of the time to live when the first vanished without a word; a holder that cannot renew
  * stops its worker once its last hold has lapsed. Times are short (a 300 ms lease) and every
  * wait polls for the outcome rather than sleeping a fixed time.
  */
