@@ -167,6 +167,24 @@ class Simulation {
     return plan;
   }
 
+  /**
+   * A proceeding filed on `day` with its codes and state change; null, and no proceeding, when
+   * the mark died or the simulation reached today first.
+   */
+  private fileProceeding(
+    type: ProceedingType,
+    day: number,
+    description: string,
+    challengerIndex: number | null,
+    codes: readonly string[],
+    changes: Partial<MarkState>,
+  ): ProceedingPlan | null {
+    const plan = this.proceeding(type, day, description, challengerIndex);
+    if (this.step(day, codes, changes, plan)) return plan;
+    this.proceedings.pop();
+    return null;
+  }
+
   run(): void {
     const { office, kind, filingDay } = this.input;
     const isUs = office.code === 'US';
@@ -191,11 +209,10 @@ class Simulation {
         if (!this.event(refusalDay, 'final_refusal_issued')) return;
         if (!this.random.chance(0.3)) return this.die(refusalDay + this.random.int(60, 210), 'refused', 'refused_absolute_grounds', ['refused']);
         const appealDay = refusalDay + this.random.int(30, 150);
-        const appeal = this.proceeding('appeal', appealDay, 'Appeal against refusal of registration', null);
-        if (!this.step(appealDay, ['appeal_filed'], { challenges: ['appeal_pending'] }, appeal)) {
-          this.proceedings.pop();
-          return;
-        }
+        const appeal = this.fileProceeding('appeal', appealDay, 'Appeal against refusal of registration', null, ['appeal_filed'], {
+          challenges: ['appeal_pending'],
+        });
+        if (appeal === null) return;
         const decisionDay = appealDay + this.random.int(240, 540);
         if (decisionDay > LAST_DAY) return;
         appeal.decisionDay = decisionDay;
@@ -235,11 +252,12 @@ class Simulation {
     if (this.random.chance(this.input.oppositionChance)) {
       if (isUs && this.random.chance(0.3)) this.event(publicationDay + this.random.int(10, 29), 'opposition_extension_requested');
       const filedDay = publicationDay + this.random.int(15, Math.max(16, windowEnd - publicationDay));
-      const opposition = this.proceeding('opposition', filedDay, 'Opposition based on an earlier mark', this.challenger());
-      if (!this.step(filedDay, ['opposition_filed'], { stage: 'pending_opposition', reason: 'opposed', challenges: ['opposition_pending'] }, opposition)) {
-        this.proceedings.pop();
-        return;
-      }
+      const opposition = this.fileProceeding('opposition', filedDay, 'Opposition based on an earlier mark', this.challenger(), ['opposition_filed'], {
+        stage: 'pending_opposition',
+        reason: 'opposed',
+        challenges: ['opposition_pending'],
+      });
+      if (opposition === null) return;
       const decisionDay = filedDay + this.random.int(240, 900);
       if (decisionDay > LAST_DAY) {
         if (this.random.chance(0.1)) opposition.status = 'suspended';
@@ -338,11 +356,17 @@ class Simulation {
     if (!this.random.chance(this.input.oppositionChance)) return true;
     const windowEnd = oppositionEnd(this.input.office, publicationDay);
     const filedDay = publicationDay + this.random.int(15, windowEnd - publicationDay);
-    const opposition = this.proceeding('opposition', filedDay, 'Opposition to the registration based on an earlier mark', this.challenger());
-    if (!this.step(filedDay, ['opposition_filed'], { challenges: ['opposition_pending'] }, opposition)) {
-      this.proceedings.pop();
-      return false;
-    }
+    const opposition = this.fileProceeding(
+      'opposition',
+      filedDay,
+      'Opposition to the registration based on an earlier mark',
+      this.challenger(),
+      ['opposition_filed'],
+      {
+        challenges: ['opposition_pending'],
+      },
+    );
+    if (opposition === null) return false;
     const decisionDay = filedDay + this.random.int(240, 900);
     if (decisionDay > LAST_DAY) return false;
     opposition.decisionDay = decisionDay;
@@ -442,18 +466,15 @@ class Simulation {
 
   private cancellation(day: number, renewed: boolean): boolean {
     const invalidity = ['EM', 'GB', 'DE', 'FR', 'ES', 'CH'].includes(this.input.office.code) && this.random.chance(0.4);
-    const plan = this.proceeding('cancellation', day, invalidity ? 'Application for a declaration of invalidity' : 'Revocation for non-use', this.challenger());
-    if (
-      !this.step(
-        day,
-        ['cancellation_requested'],
-        { stage: 'pending_cancellation', challenges: [invalidity ? 'invalidity_pending' : 'cancellation_pending'] },
-        plan,
-      )
-    ) {
-      this.proceedings.pop();
-      return false;
-    }
+    const plan = this.fileProceeding(
+      'cancellation',
+      day,
+      invalidity ? 'Application for a declaration of invalidity' : 'Revocation for non-use',
+      this.challenger(),
+      ['cancellation_requested'],
+      { stage: 'pending_cancellation', challenges: [invalidity ? 'invalidity_pending' : 'cancellation_pending'] },
+    );
+    if (plan === null) return false;
     const decisionDay = day + this.random.int(200, 800);
     if (decisionDay > LAST_DAY) return false;
     plan.decisionDay = decisionDay;
