@@ -4,7 +4,7 @@
  * extensions (one query for all of them).
  */
 import type { DocumentStore } from '../../datasources/ports';
-import type { DeadlineInput } from '../../domain/deadlines';
+import { DEAD_STATUSES, type DeadlineInput } from '../../domain/deadlines';
 import {
   ALLOWANCE_EVENT_TYPES,
   allowanceOf,
@@ -18,12 +18,12 @@ import { COLLECTIONS, type TrademarkDoc, type TrademarkEventDoc } from '../../do
 const EVENT_TYPES = [...ALLOWANCE_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES];
 
 export async function markDeadlineInputs(marks: readonly TrademarkDoc[], store: DocumentStore): Promise<DeadlineInput[]> {
+  // A dead mark has no deadline for its events to meet.
+  const live = marks.filter((mark) => !DEAD_STATUSES.includes(mark.status.stage)).map((mark) => mark._id);
   const events =
-    marks.length === 0
+    live.length === 0
       ? []
-      : await store
-          .collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents)
-          .find({ trademark_id: { $in: marks.map((mark) => mark._id) }, event_type: { $in: EVENT_TYPES } });
+      : await store.collection<TrademarkEventDoc>(COLLECTIONS.trademarkEvents).find({ trademark_id: { $in: live }, event_type: { $in: EVENT_TYPES } });
   const byMark = new Map<string, TrademarkEventDoc[]>();
   for (const event of events) byMark.set(event.trademark_id, [...(byMark.get(event.trademark_id) ?? []), event]);
   return marks.map((mark) => {

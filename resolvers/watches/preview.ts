@@ -115,7 +115,7 @@ const MIN_HALF_LENGTH = 4;
  * often, its phonetic or visual key. The evaluator catches such marks by shared trigrams
  * (workers/watches/match.ts), so the preview must find them too.
  */
-export function textHalves(q: string): string[] {
+function textHalves(q: string): string[] {
   const folded = foldText(q);
   const middle = Math.floor(folded.length / 2);
   return [folded.slice(0, middle).trim(), folded.slice(middle).trim()].filter((half) => half.replace(/\s+/g, '').length >= MIN_HALF_LENGTH);
