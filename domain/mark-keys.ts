@@ -1,8 +1,9 @@
 /**
  * The lookup keys of a mark text for similarity candidates: its phonetic and visual keys
- * (domain/similarity), tagged by kind, as the trademark index stores them (`mark_keys`) and the
- * watch evaluator files similarity watches under them; and its trigrams, which catch what the
- * keys miss (containment, typos inside a word).
+ * (domain/similarity; a Cyrillic or Greek mark's include those of its Latin reading), tagged by
+ * kind, as the trademark index stores them (`mark_keys`) and the watch evaluator files similarity
+ * watches under them; and its trigrams, which catch what the keys miss (containment, typos inside
+ * a word), in the mark's own script.
  */
 import { similarityKeys } from './similarity';
 import { foldText } from './text';

@@ -14,11 +14,18 @@
  * - typo: a small Damerau-Levenshtein distance on the look-alike forms, relative to length
  *   (from 0.75 up: one slip in four letters);
  * - containment: one mark's words all inside the other, or one mark inside the other's letters
- *   (APPLE / APPLE MUSIC, NOVA / NOVATEC): 0.6 plus up to 0.3 for how much of the longer it is.
+ *   (APPLE / APPLE MUSIC, NOVA / NOVATEC): 0.6 plus up to 0.3 for how much of the longer it is;
+ * - transliteration: a mark in Cyrillic or Greek compared through its Latin reading
+ *   (domain/transliteration), as examiners compare marks in different scripts: the strongest of
+ *   the signals above between the readings, at most 0.9, so НОВАЛЮКС / NOVALUX (the readings
+ *   NOVALYUKS and NOVALUX sound alike) scores as a phonetic match. It is not 1 even when the
+ *   readings are the same letters: marks in two scripts sound alike but cannot look alike. It is
+ *   named only when it is stronger than what the marks' own letters show (two Cyrillic marks
+ *   differing by a letter are a typo either way). CJK and other scripts are not read.
  *
  * The textual score is the strongest signal, or, when none fires, 0.8 × the Jaro-Winkler
- * similarity of the folded texts (a soft floor that keeps unrelated marks low and ranks near
- * misses). Classes then adjust it when both marks have them: shared Nice classes add 0.05 (the
+ * similarity of the folded texts, or of their Latin readings (a soft floor that keeps unrelated
+ * marks low and ranks near misses). Classes then adjust it when both marks have them: shared Nice classes add 0.05 (the
  * class_overlap signal), none shared multiply by 0.85, as unrelated goods weigh against confusion
  * without excluding it (a famous mark reaches across classes).
  */
@@ -26,8 +33,11 @@ import doubleMetaphone from 'talisman/phonetics/double-metaphone';
 import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein';
 import jaroWinkler from 'talisman/metrics/jaro-winkler';
 import { foldedWords } from './text';
+import { latinReading } from './transliteration';
 
-export type SimilaritySignalType = 'exact' | 'phonetic' | 'visual' | 'typo' | 'containment' | 'word_order' | 'class_overlap';
+/** Every signal type, in the order the public contract lists them (alert `signals[].type`). */
+export const SIMILARITY_SIGNAL_TYPES = ['exact', 'phonetic', 'visual', 'typo', 'containment', 'word_order', 'transliteration', 'class_overlap'] as const;
+export type SimilaritySignalType = (typeof SIMILARITY_SIGNAL_TYPES)[number];
 
 export interface SimilaritySignal {
   type: SimilaritySignalType;
@@ -56,6 +66,8 @@ const TYPO_FLOOR = 0.75;
 const CLASS_OVERLAP_BONUS = 0.05;
 const NO_CLASS_OVERLAP_FACTOR = 0.85;
 const JARO_WINKLER_WEIGHT = 0.8;
+/** The transliteration signal's ceiling: the phonetic match's strength (see the module comment). */
+const TRANSLITERATION_CEILING = 0.9;
 
 /** Look-alike characters and pairs, read as the one they pass for. */
 const LOOKALIKES: ReadonlyArray<[RegExp, string]> = [
@@ -93,6 +105,13 @@ function soundOf(word: string): string[] {
   return [...new Set(doubleMetaphone(letters).filter((code) => code.length > 0))];
 }
 
+/**
+ * A Latin reading's x is the sound ks (Greek ξ; Cyrillic кс is written ks already), and is sounded
+ * so: Double Metaphone would take a final x after ou as silent (the French rule of BREAUX), and
+ * ΝΟΒΑΛΟΥΞ, read NOVALOUX, would not sound like NOVALUX.
+ */
+const soundOfReading = (word: string): string[] => soundOf(word.replace(/x/g, 'ks'));
+
 const soundsAlike = (a: readonly string[], b: readonly string[]): boolean => a.some((code) => b.includes(code));
 
 interface Prepared {
@@ -104,10 +123,16 @@ interface Prepared {
   wordSounds: string[][];
 }
 
-function prepare(text: string): Prepared {
+function prepare(text: string, sound: (word: string) => string[] = soundOf): Prepared {
   const words = wordsOf(text);
   const compact = words.join('');
-  return { text, words, compact, visual: visualForm(text), sound: soundOf(compact), wordSounds: words.map(soundOf) };
+  return { text, words, compact, visual: visualForm(text), sound: sound(compact), wordSounds: words.map(sound) };
+}
+
+/** The mark as its Latin reading, or null when it has no Cyrillic or Greek letter to read. */
+function prepareReading(text: string): Prepared | null {
+  const reading = latinReading(text);
+  return reading === null ? null : prepare(reading, soundOfReading);
 }
 
 function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
@@ -149,11 +174,35 @@ function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
   return signals;
 }
 
+/**
+ * The transliteration signal: the strongest signal between the marks' Latin readings (a Latin
+ * mark reads as itself), when it says more than the signals of the marks' own letters.
+ */
+function transliterationSignal(a: Prepared, b: Prepared, readA: Prepared, readB: Prepared, own: readonly SimilaritySignal[]): SimilaritySignal | null {
+  const [strongest] = textualSignals(readA, readB).sort((x, y) => y.strength - x.strength);
+  if (!strongest) return null;
+  const strength = Math.min(TRANSLITERATION_CEILING, strongest.strength);
+  if (own.some((signal) => signal.strength >= strength)) return null;
+  const pairs: Array<[Prepared, Prepared]> = [
+    [a, readA],
+    [b, readB],
+  ];
+  const readings = pairs.filter(([mark, reading]) => mark !== reading).map(([mark, reading]) => `${mark.text} reads ${reading.text}`);
+  return { type: 'transliteration', strength, detail: `${readings.join(', ')} in Latin letters: ${strongest.detail}` };
+}
+
 export function scoreSimilarity(protectedMark: SimilarityInput, candidate: SimilarityInput): SimilarityResult {
   const a = prepare(protectedMark.text);
   const b = prepare(candidate.text);
   const signals = textualSignals(a, b);
-  const floor = a.compact.length > 0 && b.compact.length > 0 ? JARO_WINKLER_WEIGHT * jaroWinkler(a.compact, b.compact) : 0;
+  const [readingA, readingB] = [prepareReading(a.text), prepareReading(b.text)];
+  // A Latin mark reads as itself, so a Latin pair's readings are the marks.
+  const [readA, readB] = [readingA ?? a, readingB ?? b];
+  if (readingA || readingB) {
+    const transliteration = transliterationSignal(a, b, readA, readB, signals);
+    if (transliteration) signals.push(transliteration);
+  }
+  const floor = readA.compact.length > 0 && readB.compact.length > 0 ? JARO_WINKLER_WEIGHT * jaroWinkler(readA.compact, readB.compact) : 0;
   let score = Math.max(floor, ...signals.map((signal) => signal.strength));
   const classesA = protectedMark.niceClasses ?? [];
   const classesB = candidate.niceClasses ?? [];
@@ -174,10 +223,14 @@ export function scoreSimilarity(protectedMark: SimilarityInput, candidate: Simil
 
 /**
  * Candidate keys of a mark: the Double Metaphone codes of each word and of the whole mark, and
- * its look-alike form. Two marks the scoring would call phonetic or visual matches share a key.
+ * its look-alike form; for a mark in Cyrillic or Greek, those of its Latin reading as well. Two
+ * marks the scoring would call phonetic or visual matches, directly or through their readings,
+ * share a key.
  */
 export function similarityKeys(text: string): { phonetic: string[]; visual: string[] } {
-  const prepared = prepare(text);
-  if (prepared.compact.length === 0) return { phonetic: [], visual: [] };
-  return { phonetic: [...new Set([...prepared.sound, ...prepared.wordSounds.flat()])], visual: [prepared.visual] };
+  const forms = [prepare(text), prepareReading(text)].filter((form): form is Prepared => form !== null && form.compact.length > 0);
+  return {
+    phonetic: [...new Set(forms.flatMap((form) => [...form.sound, ...form.wordSounds.flat()]))],
+    visual: [...new Set(forms.map((form) => form.visual))],
+  };
 }

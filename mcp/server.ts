@@ -36,7 +36,7 @@ const FIRST_STEPS: ReadonlyArray<{ tool: string; clause: string }> = [
   {
     tool: 'preview_watch',
     clause:
-      'find marks confusingly similar to a name, other spellings included, as a clearance check (preview_watch with watch_type similarity, q and filters: best first, phonetic, visual and typo matches; nothing is created; it needs a key with the portfolios:manage scope)',
+      'find marks confusingly similar to a name, other spellings included, as a clearance check (preview_watch with watch_type similarity, q and filters: best first, phonetic, visual and typo matches, and marks in Cyrillic or Greek through their Latin reading; nothing is created; it needs a key with the portfolios:manage scope)',
   },
   { tool: 'compute_deadlines', clause: 'compute deadlines (compute_deadlines)' },
   { tool: 'marque_watches_create', clause: 'watch for conflicting filings (marque_watches_create)' },

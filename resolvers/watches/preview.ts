@@ -8,8 +8,10 @@
  *   upper-bound basis, and a capped count is a lower bound).
  * - similarity: candidates from the SearchIndex, by the mark's words (full text), by either half
  *   of its text (one letter off) and by its phonetic and visual keys (`mark_keys`), within the
- *   filters; each scored with the evaluator's own scoring, kept from `score_threshold` up. When candidates were capped or the budget ran
- *   out while scoring, the unscored candidates count as matches: `candidacy_upper_bound`.
+ *   filters (marks in another script come by the keys alone: those of a Cyrillic or Greek mark
+ *   include its Latin reading's); each scored with the evaluator's own scoring, kept from
+ *   `score_threshold` up. When candidates were capped or the budget ran out while scoring, the
+ *   unscored candidates count as matches: `candidacy_upper_bound`.
  * - trademark: the marks named (or the portfolio's), in the order given.
  *
  * A portfolio or saved search the query names must be the organization's own, as on create

@@ -56,7 +56,7 @@ export const watchRoutes: readonly RouteDef[] = [
     operation: 'CreateWatch',
     summary: 'Create a watch',
     description:
-      'similarity: flags new or changed marks whose text is confusingly similar to query.q, scored 0 to 1 with the signals behind the score (exact, phonetic, visual, typo, containment, word order, class overlap), from query.score_threshold up, within query.filters. ' +
+      'similarity: flags new or changed marks whose text is confusingly similar to query.q, scored 0 to 1 with the signals behind the score (exact, phonetic, visual, typo, containment, word order, transliteration, class overlap; a mark in Cyrillic or Greek is compared through its Latin reading, other scripts are not read), from query.score_threshold up, within query.filters. ' +
       'filter: every new or changed mark matching query.filters, or the filters of the saved search query.saved_search_id. trademark: status, event and publication changes of query.trademark_ids or the marks of query.portfolio_id. ' +
       'Watches hear of changes from their creation on. Watches an organization may keep, by plan: ' +
       Object.entries(RESOURCE_QUOTAS)

@@ -4,6 +4,7 @@
  * design, documented here).
  */
 import { ALERT_STATUSES, ALERT_TRIGGER_TYPES, WATCH_STATUSES, WATCH_TYPES } from '../../domain/records';
+import { SIMILARITY_SIGNAL_TYPES } from '../../domain/similarity';
 import { WATCH_FILTER_KEYS } from '../../resolvers/watches/query';
 import {
   arrayOf,
@@ -148,7 +149,15 @@ export const alertSchema: JsonSchema = named(
     score: nullableNum('similarity: 0 to 1.'),
     signals: {
       type: ['array', 'null'],
-      items: object({ type: str('exact, phonetic, visual, typo, containment, word_order or class_overlap.'), strength: num(), detail: str() }),
+      items: object({
+        type: {
+          type: 'string',
+          enum: SIMILARITY_SIGNAL_TYPES,
+          description: 'transliteration: a mark in Cyrillic or Greek compared through its Latin reading (detail names the reading).',
+        },
+        strength: num(),
+        detail: str(),
+      }),
       description: 'similarity: the signals behind the score.',
     },
     must_act_by: nullableDate('From the same computation as the opposition window of GET /v1/trademarks/{id}.'),

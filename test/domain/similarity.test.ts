@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { DEFAULT_SCORE_THRESHOLD, scoreSimilarity, similarityKeys, visualForm, type SimilaritySignalType } from '../../domain/similarity';
+import { latinReading } from '../../domain/transliteration';
 
 const score = (a: string, b: string, classesA?: number[], classesB?: number[]) =>
   scoreSimilarity({ text: a, ...(classesA ? { niceClasses: classesA } : {}) }, { text: b, ...(classesB ? { niceClasses: classesB } : {}) });
@@ -113,5 +114,130 @@ describe('domain/similarity', () => {
       const result = score(a as string, b as string);
       expect(result.score).to.be.within(0, 1);
     }
+  });
+
+  describe('across scripts: Cyrillic and Greek marks through their Latin reading', () => {
+    const sharesKey = (a: string, b: string) => {
+      const [x, y] = [similarityKeys(a), similarityKeys(b)];
+      return x.phonetic.some((key) => y.phonetic.includes(key)) || x.visual.some((key) => y.visual.includes(key));
+    };
+
+    it('the same mark written in Cyrillic or Greek passes the threshold with the transliteration signal, either way round', () => {
+      for (const [a, b] of [
+        ['NOVALUX', 'НОВАЛЮКС'], // Russian/Bulgarian: ю yu, кс ks
+        ['NOVALUX', 'ΝΟΒΑΛΟΥΞ'], // Greek: β v, ου ou, ξ x
+        ['НОВАЛЮКС', 'NOVALUX'],
+        ['LEXUS', 'ЛЕКСУС'],
+        ['BOSS', 'ΜΠΟΣ'], // Greek: μπ at a word's start is b
+        ['SHTASTIE', 'ЩАСТИЕ'], // Bulgarian: щ sht
+        ['HONDA', 'ХОНДА'], // х h
+        ['COCA-COLA', 'КОКА-КОЛА'],
+      ] as const) {
+        const result = score(a, b);
+        expect(result.score, `${a}/${b}`).to.be.at.least(DEFAULT_SCORE_THRESHOLD);
+        expect(
+          result.signals.map((signal) => signal.type),
+          `${a}/${b}`,
+        ).to.include('transliteration');
+      }
+      // Two scripts can sound alike but never look alike: not an exact match.
+      expect(score('PUMA', 'ПУМА').score).to.be.below(1);
+    });
+
+    it('the detail names the reading the marks were compared through', () => {
+      const [signal] = score('NOVALUX', 'НОВАЛЮКС').signals;
+      expect(signal?.detail).to.contain('НОВАЛЮКС reads NOVALYUKS');
+    });
+
+    it('unrelated marks in another script stay below the threshold with no transliteration signal', () => {
+      for (const [a, b] of [
+        ['NOVALUX', 'ТИМБЕРВУЛФ'],
+        ['NOVALUX', 'ΘΑΛΑΣΣΑ'],
+        ['PUMA', 'ПИКА'],
+        ['SAMSUNG', 'ЛУКОЙЛ'],
+      ] as const) {
+        expect(score(a, b).score, `${a}/${b}`).to.be.below(DEFAULT_SCORE_THRESHOLD);
+        expect(signalsOf(a, b), `${a}/${b}`).not.to.include('transliteration');
+      }
+    });
+
+    it('Latin pairs are compared as before: no transliteration signal', () => {
+      for (const [a, b] of [
+        ['LEXUS', 'LEXIS'],
+        ['NOVALUX', 'NOVALAX'],
+        ['Café Nova', 'CAFE-NOVA'],
+      ] as const)
+        expect(signalsOf(a, b), `${a}/${b}`).not.to.include('transliteration');
+    });
+
+    it('keys: a Cyrillic or Greek mark shares a key with its Latin counterpart, not with an unrelated one', () => {
+      expect(sharesKey('NOVALUX', 'НОВАЛЮКС')).to.equal(true);
+      expect(sharesKey('NOVALUX', 'ΝΟΒΑΛΟΥΞ')).to.equal(true);
+      expect(sharesKey('NOVALUX', 'Новалюкс Плюс')).to.equal(true);
+      expect(sharesKey('ДОРВАЛЮКС', 'DORVALUX')).to.equal(true);
+      expect(sharesKey('NOVALUX', 'ТИМБЕРВУЛФ')).to.equal(false);
+      // A Latin mark's keys are its own alone.
+      expect(similarityKeys('NOVALUX')).to.deep.equal({ phonetic: ['NFLK'], visual: ['novalux'] });
+    });
+
+    describe('latinReading: the letters relied on, as the standards write them', () => {
+      const readings = (pairs: ReadonlyArray<readonly [string, string]>) => {
+        for (const [text, expected] of pairs) expect(latinReading(text), text).to.equal(expected);
+      };
+
+      it('Russian (BGN/PCGN, whose primes for ь and ъ are no letters): ж zh, ц ts, ч ch, ш sh, ю yu, я ya, ы y, й y', () => {
+        readings([
+          ['ЖУРНАЛ', 'ZHURNAL'],
+          ['ЦАРЬ', 'TSAR'],
+          ['ЧАЙКА', 'CHAYKA'],
+          ['ШОКОЛАД', 'SHOKOLAD'],
+          ['ЮЛЯ', 'YULYA'],
+          ['РЫБА', 'RYBA'],
+        ]);
+        // The separating ъ is silent and е stays e (as ICAO 9303 writes е): О-Б-Е-К-Т.
+        readings([['ОБЪЕКТ', 'OBEKT']]);
+      });
+
+      it('Bulgarian (Streamlined System, 2009): щ sht, ъ a, х h, ьо yo', () => {
+        readings([
+          ['ЩАСТИЕ', 'SHTASTIE'],
+          ['БЪЛГАРИЯ', 'BALGARIYA'],
+          ['ХЛЯБ', 'HLYAB'],
+          ['ШОФЬОР', 'SHOFYOR'],
+        ]);
+      });
+
+      it('Ukrainian (national system, 2010): є ye and ї yi at the start, ie and i inside, і i, ґ g', () => {
+        readings([
+          ['Єнакієве', 'Yenakiieve'],
+          ['Ґалаґан', 'Galagan'],
+          ['ЇЖАК', 'YIZHAK'],
+        ]);
+      });
+
+      it('Greek (ELOT 743 with the EU style guide positional forms): ου ou, αι ai, ει ei, μπ b/mp, ντ d/nt, γκ g, γγ ng, αυ/ευ av/af/ev', () => {
+        readings([
+          ['ΑΘΗΝΑ', 'ATHINA'],
+          ['Αθήνα', 'Athina'],
+          ['ΟΥΖΟ', 'OUZO'],
+          ['ΠΕΙΡΑΙΑΣ', 'PEIRAIAS'],
+          ['ΜΠΟΣ', 'BOS'],
+          ['ΛΑΜΠΑ', 'LAMPA'],
+          ['ΝΤΟΜΑΤΑ', 'DOMATA'],
+          ['ΚΟΝΤΑ', 'KONTA'],
+          ['ΓΚΑΖΙ', 'GAZI'],
+          ['ΑΓΓΕΛΟΣ', 'ANGELOS'],
+          ['ΝΑΥΠΛΙΟ', 'NAFPLIO'],
+          ['ΕΥΡΩ', 'EVRO'],
+          ['ΘΕΣΣΑΛΟΝΙΚΗ', 'THESSALONIKI'],
+        ]);
+      });
+
+      it('reads only Cyrillic and Greek: a Latin mark and a CJK mark have no reading; Latin words in a mixed mark stay', () => {
+        expect(latinReading('NOVALUX')).to.equal(null);
+        expect(latinReading('水')).to.equal(null);
+        expect(latinReading('NOVA ЛЮКС')).to.equal('NOVA LYUKS');
+      });
+    });
   });
 });

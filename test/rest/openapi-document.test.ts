@@ -13,6 +13,9 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { GraphQLObjectType } from 'graphql';
+import { SIMILARITY_SIGNAL_TYPES } from '../../domain/similarity';
+import { buildSchema } from '../../resolvers/engine';
 import { bodySchema } from '../../rest/openapi';
 import { buildRouteTable } from '../../rest/route-table';
 import type { RouteDef } from '../../rest/route';
@@ -359,6 +362,15 @@ describe('REST: the OpenAPI document, as generated clients read it', function ()
       };
       expect(include.schema.items.enum).to.deep.equal(['stats', 'attorneys']);
     });
+  });
+
+  it('lists every similarity signal type an alert can carry, transliteration among them, as the GraphQL schema describes them', () => {
+    const alert = doc.components.schemas.Alert as { properties: { signals: { items: { properties: { type: { enum: string[] } } } } } };
+    expect(alert.properties.signals.items.properties.type.enum).to.deep.equal([...SIMILARITY_SIGNAL_TYPES]);
+    expect(SIMILARITY_SIGNAL_TYPES).to.include('transliteration');
+    const described = (buildSchema().getType('AlertSignal') as GraphQLObjectType).getFields().type?.description ?? '';
+    for (const type of SIMILARITY_SIGNAL_TYPES) expect(described, type).to.contain(type);
+    expect(operationOf(routeById('createWatch'))?.description).to.contain('transliteration');
   });
 
   describe('examples', () => {

@@ -307,6 +307,32 @@ describe('watches and alerts (issue 15)', function () {
       expect(preview.data.map((mark) => mark.id)).to.include.members([first, last]);
     });
 
+    it('a mark filed in Cyrillic or Greek alerts on a Latin watch through its transliteration, and the preview lists it whichever script q is in', async () => {
+      const query = { q: 'DORVALUX', filters: { offices: ['em'] } };
+      const watch = await createWatch({ watch_type: 'similarity', query });
+      const latin = await add('DORVALUX', 'EM', [9]);
+      // Read DORVALYUKS (ю yu, кс ks) and DORVALOUX (ντ at a word's start d, β v, ου ou, ξ x).
+      const cyrillic = await add('ДОРВАЛЮКС', 'EM', [9]);
+      const greek = await add('ΝΤΟΡΒΑΛΟΥΞ', 'EM', [9]);
+      const unrelated = await add('ТИМБЕРВУЛФ', 'EM', [9]);
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.have.members([latin, cyrillic, greek]);
+      for (const alert of alerts.filter((each) => each.trademark_id !== latin)) {
+        expect(alert.score, alert.trademark?.mark_text).to.be.at.least(0.75).and.below(1);
+        expect(alert.signals?.map((signal) => signal.type)).to.include('transliteration');
+      }
+      await app.indexer.catchUp();
+      const previewIds = async (q: string) =>
+        (
+          await ok<{ data: Array<{ id: string }> }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query: { ...query, q } }))
+        ).data.map((mark) => mark.id);
+      const fromLatin = await previewIds('DORVALUX');
+      expect(fromLatin).to.include.members([cyrillic, greek]);
+      expect(fromLatin).not.to.include(unrelated);
+      expect(await previewIds('ДОРВАЛЮКС')).to.include.members([latin, greek]);
+    });
+
     it('an identical mark alerts with its score and the exact signal', async () => {
       const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Verdant Oriole', score_threshold: 0.5 } });
       const id = await add('VERDANT ORIOLE', 'GB', [9]);
