@@ -6,12 +6,14 @@
  * Revisions (`IndexDefinition.revision`; a bump refills the index from the DocumentStore):
  * 1 — text fields are stored folded as queries are (search-query-rules withFoldedText), where
  *     earlier data directories hold them as written.
+ * 2 — trademarks only: the `mark_keys` of a Cyrillic or Greek mark add the keys of its Latin
+ *     reading (domain/transliteration), so similarity finds it for its Latin counterpart.
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
-  revision: 1,
+  revision: 2,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },
