@@ -8,12 +8,14 @@
  *     earlier data directories hold them as written.
  * 2 — trademarks only: the `mark_keys` of a Cyrillic or Greek mark add the keys of its Latin
  *     reading (domain/transliteration), so similarity finds it for its Latin counterpart.
+ * 3 — trademarks only: the visual key of a mark with Cyrillic or Greek letters reads those drawn
+ *     like Latin capitals as them (domain/similarity visualForm): АРРLE's is apple.
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
-  revision: 2,
+  revision: 3,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },

@@ -7,7 +7,8 @@
  * tests that can fire, with a strength (how strongly it alone suggests confusion):
  *
  * - exact: the same letters once case, accents, spaces and punctuation are folded away (1.0);
- * - visual: the same once look-alike characters are read alike (0/O, 1/l/I, 5/S, rn/m, vv/w): 0.95;
+ * - visual: the same once look-alike characters are read alike (0/O, 1/l/I, 5/S, rn/m, vv/w, and
+ *   Cyrillic or Greek capitals drawn as Latin ones: АРРLE / APPLE): 0.95;
  * - phonetic: the same Double Metaphone code for the whole mark (LEXUS/LEXIS, KWIK/QUICK): 0.9;
  *   or for some of the protected mark's words: 0.85 × the share of its words that sound alike;
  * - word_order: the same words in another order (SUN RISE / RISE SUN): 0.9;
@@ -91,9 +92,58 @@ function wordsOf(text: string): string[] {
   return foldedWords(text.replace(/[$@|!]/g, (symbol) => ({ $: 's', '@': 'a', '|': 'l', '!': 'l' })[symbol] ?? symbol));
 }
 
-/** The mark as it looks: folded, spaces gone, look-alikes read alike. */
+/**
+ * Cyrillic and Greek capitals drawn as a Latin capital: the entries of Unicode's confusables.txt
+ * (UTS #39, "MA" mixed-script confusables) whose source is a capital of either script and whose
+ * prototype is one Latin letter (І and Ι map to l there, which the look-alikes make of I anyway).
+ * Marks are compared in capitals, so a letter is looked up by its capital: ВОСН looks like BOCH,
+ * АРРLE (Cyrillic А and Р) like APPLE, ΚΑΡΡΑ like KAPPA. No library does only this: the npm
+ * packages for confusables are profanity filters that also read Ж as X and Л as N.
+ */
+const LATIN_LOOKING_CAPITALS: Readonly<Record<string, string>> = {
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  Ѕ: 'S',
+  І: 'I',
+  Ј: 'J',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  Ү: 'Y',
+  Ѵ: 'V',
+  Ԍ: 'G',
+  Ԝ: 'W',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+};
+
+/** The text with its Cyrillic and Greek letters drawn as the Latin capitals they look like (accents apart). */
+function withLatinLookingCapitals(text: string): string {
+  return text.normalize('NFD').replace(/[\p{Script=Cyrillic}\p{Script=Greek}]/gu, (letter) => LATIN_LOOKING_CAPITALS[letter.toUpperCase()] ?? letter);
+}
+
+/** The mark as it looks: folded, spaces gone, look-alikes read alike (across scripts too). */
 export function visualForm(text: string): string {
-  return LOOKALIKES.reduce((form, [pattern, letter]) => form.replace(pattern, letter), wordsOf(text).join(''));
+  return LOOKALIKES.reduce((form, [pattern, letter]) => form.replace(pattern, letter), wordsOf(withLatinLookingCapitals(text)).join(''));
 }
 
 /** Digits read as the letters they pass for, before a word is sounded out (letters stay letters). */

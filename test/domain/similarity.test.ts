@@ -180,6 +180,26 @@ describe('domain/similarity', () => {
       expect(similarityKeys('NOVALUX')).to.deep.equal({ phonetic: ['NFLK'], visual: ['novalux'] });
     });
 
+    it('letters drawn like Latin capitals (Unicode confusables) look like the Latin mark: visual, whatever they read as', () => {
+      // АРРLE: Cyrillic А, Р, Р then Latin LE; ВОСН reads VOSN and ΚΑΡΡΑ KARRA, but they look like BOCH and KAPPA.
+      for (const [a, b] of [
+        ['APPLE', 'АРРLE'],
+        ['BOCH', 'ВОСН'],
+        ['KAPPA', 'ΚΑΡΡΑ'],
+        ['COCA-COLA', 'СОСА-СОLА'],
+      ] as const) {
+        expect(visualForm(b), b).to.equal(visualForm(a));
+        expect(signalsOf(a, b), `${a}/${b}`).to.include('visual');
+        expect(score(a, b).score, `${a}/${b}`).to.equal(0.95);
+        expect(sharesKey(a, b), `${a}/${b}`).to.equal(true);
+      }
+      // Lowercase letters are compared by their capitals: в is drawn В, like B.
+      expect(visualForm('вох')).to.equal('box');
+      // Ж, Л, Ф are drawn like no Latin letter.
+      expect(visualForm('ЖУРНАЛ')).to.equal('жyphaл');
+      expect(signalsOf('XYPHAN', 'ЖУРНАЛ')).not.to.include('visual');
+    });
+
     describe('latinReading: the letters relied on, as the standards write them', () => {
       const readings = (pairs: ReadonlyArray<readonly [string, string]>) => {
         for (const [text, expected] of pairs) expect(latinReading(text), text).to.equal(expected);

@@ -307,6 +307,28 @@ describe('watches and alerts (issue 15)', function () {
       expect(preview.data.map((mark) => mark.id)).to.include.members([first, last]);
     });
 
+    it('a mark spelled in Cyrillic or Greek letters drawn like Latin ones alerts on a Latin watch as a look-alike, and the preview lists it', async () => {
+      const query = { q: 'BYPEX', filters: { offices: ['em'] } };
+      const watch = await createWatch({ watch_type: 'similarity', query });
+      // Cyrillic В У Р Е Х and Greek Β Υ Ρ Ε Χ are drawn as B Y P E X (Unicode confusables), though
+      // read VUREKH / VYRECH: they look like the watched mark, not sound like it.
+      const cyrillic = await add('ВУРЕХ', 'EM', [9]);
+      const greek = await add('ΒΥΡΕΧ', 'EM', [9]);
+      // Ж and Л are drawn like no Latin capital.
+      const unrelated = await add('ЖУРНАЛ', 'EM', [9]);
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.have.members([cyrillic, greek]);
+      for (const alert of alerts) {
+        expect(alert.score).to.equal(0.95);
+        expect(alert.signals?.map((signal) => signal.type)).to.include('visual');
+      }
+      await app.indexer.catchUp();
+      const preview = await ok<{ data: Array<{ id: string }> }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query }));
+      expect(preview.data.map((mark) => mark.id)).to.include.members([cyrillic, greek]);
+      expect(preview.data.map((mark) => mark.id)).not.to.include(unrelated);
+    });
+
     it('a mark filed in Cyrillic or Greek alerts on a Latin watch through its transliteration, and the preview lists it whichever script q is in', async () => {
       const query = { q: 'DORVALUX', filters: { offices: ['em'] } };
       const watch = await createWatch({ watch_type: 'similarity', query });
