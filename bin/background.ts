@@ -94,7 +94,9 @@ export async function createBackgroundWorkers(adapters: Adapters, options: Backg
   const workers = new Set(options.workers ?? WORKER_NAMES);
   const log = options.log ?? logToStderr;
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => log('indexer failed', error));
-  await indexer.ensureIndexes();
+  await indexer.ensureIndexes((index) =>
+    log(`marque: writing the search index "${index}" again from the store (new or upgraded, or a refill cut short); serving starts when it is done`),
+  );
   const retention = new Retention(
     adapters.store,
     () => new Date(),

@@ -132,6 +132,8 @@ export async function seedAndIndex(
     const indexer = new SearchIndexer(adapters.store, bulk.search, undefined, projections);
     // Party projections count marks in the trademark index, so this connection opens it too.
     await bulk.search.ensureIndex(TRADEMARK_INDEX);
+    // The thread wrote every mark: the index needs no refill at the next start.
+    if (thread) await bulk.search.markFilled(TRADEMARK_INDEX.name);
     await indexer.ensureIndexes();
     const bars = new Map<string, ProgressBar>();
     await indexer.rebuild((index, done) => {

@@ -295,7 +295,9 @@ export interface EnsuredIndex {
    * True when the index's documents must be written again from the source of truth (the indexer
    * rebuilds that projection): it exists empty because this call created it (the first time, or
    * its fields changed in a way the adapter cannot migrate in place), it gained fields in place
-   * that the documents it holds lack, or its documents were written under another `revision`.
+   * that the documents it holds lack, or its documents were written under another `revision`;
+   * and, until `markFilled` records that a refill finished, at every later call too (a process
+   * stopped in the middle of a refill leaves it to the next start, not an index half empty).
    */
   needsRefill: boolean;
 }
@@ -303,6 +305,8 @@ export interface EnsuredIndex {
 export interface SearchIndex {
   /** Creates or migrates the index for a definition (idempotent). */
   ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex>;
+  /** Records that every document of the index has been written since `ensureIndex` asked for a refill. */
+  markFilled(index: string): Promise<void>;
   /** Inserts or replaces documents (by `id`), keeping each one's first-indexed sequence. */
   upsert(index: string, docs: readonly IndexDocument[]): Promise<void>;
   remove(index: string, ids: readonly string[]): Promise<void>;

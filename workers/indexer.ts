@@ -42,13 +42,15 @@ export class SearchIndexer {
 
   /**
    * Creates or migrates every projection's index, and refills from the store those the SearchIndex
-   * had to create empty or gave new fields (an index definition changed by an upgrade), before
-   * anything is served.
+   * had to create empty or gave new fields (an index definition changed by an upgrade), or whose
+   * refill a stopped process left unfinished, before anything is served.
    */
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(onRefill?: (index: string) => void): Promise<void> {
     const stale: IndexProjection[] = [];
     for (const projection of this.projections) if ((await this.search.ensureIndex(projection.index)).needsRefill) stale.push(projection);
-    if (stale.length > 0) await this.refill(stale);
+    if (stale.length === 0) return;
+    stale.forEach((projection) => onRefill?.(projection.index.name));
+    await this.refill(stale);
   }
 
   private async index(projection: IndexProjection, docs: readonly StoredDocument[]): Promise<void> {
@@ -116,7 +118,10 @@ export class SearchIndexer {
     this.position = position;
   }
 
-  /** Indexes every source document of these projections; the feed checkpoint is left alone. */
+  /**
+   * Indexes every source document of these projections, each marked filled once done; the feed
+   * checkpoint is left alone.
+   */
   private async refill(projections: readonly IndexProjection[], onProgress?: (index: string, done: number) => void, pageSize = 2000): Promise<void> {
     for (const projection of projections) {
       const source = this.store.collection(projection.source);
@@ -130,6 +135,7 @@ export class SearchIndexer {
         after = (page[page.length - 1] as StoredDocument)._id;
         onProgress?.(projection.index.name, done);
       }
+      await this.search.markFilled(projection.index.name);
     }
   }
 

@@ -96,10 +96,16 @@ function fieldMapping(spec: IndexFieldSpec): estypes.MappingProperty {
   }
 }
 
-function mappings(definition: IndexDefinition): estypes.MappingTypeMapping {
+/**
+ * The mapping's `_meta` says which revision the documents were written under and whether the
+ * refill `ensureIndex` asked for has finished (`markFilled`); an index without `filled` is filled.
+ */
+const indexMeta = (definition: IndexDefinition, filled: boolean): estypes.Metadata => ({ revision: definition.revision ?? 0, filled });
+
+function mappings(definition: IndexDefinition, filled: boolean): estypes.MappingTypeMapping {
   const properties: Record<string, estypes.MappingProperty> = { id: { type: 'keyword' }, seq: { type: 'long' } };
   for (const [name, spec] of Object.entries(definition.fields)) properties[name] = fieldMapping(spec);
-  return { dynamic: 'strict', _meta: { revision: definition.revision ?? 0 }, properties };
+  return { dynamic: 'strict', _meta: indexMeta(definition, filled), properties };
 }
 
 /** Clauses every matching document satisfies, one per term, each true in any of `fields`. */
@@ -232,16 +238,24 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
       const needsRefill = await reaching(async () => {
         await createIfMissing(sequencesIndex, { mappings: { dynamic: 'strict', properties: { seq: { type: 'long' } } } });
         const index = physical(definition.name);
-        if (await createIfMissing(index, { settings: { analysis: ANALYSIS }, mappings: mappings(definition) })) return true;
+        if (await createIfMissing(index, { settings: { analysis: ANALYSIS }, mappings: mappings(definition, false) })) return true;
         // An existing index gains new fields in place (a changed field kind makes this throw); the
         // documents it holds lack them, or hold values of another revision, until written again.
         const mapped = (await client.indices.getMapping({ index }))[index]?.mappings;
-        await client.indices.putMapping({ index, ...mappings(definition) });
-        const storedRevision = (mapped?._meta?.revision as number | undefined) ?? 0;
-        return storedRevision !== (definition.revision ?? 0) || Object.keys(definition.fields).some((field) => !(field in (mapped?.properties ?? {})));
+        const stale =
+          mapped?._meta?.filled === false ||
+          ((mapped?._meta?.revision as number | undefined) ?? 0) !== (definition.revision ?? 0) ||
+          Object.keys(definition.fields).some((field) => !(field in (mapped?.properties ?? {})));
+        await client.indices.putMapping({ index, ...mappings(definition, !stale) });
+        return stale;
       });
       definitions.set(definition.name, definition);
       return { needsRefill };
+    },
+
+    async markFilled(index: string): Promise<void> {
+      const definition = definitionOf(index);
+      await reaching(() => client.indices.putMapping({ index: physical(index), _meta: indexMeta(definition, true) }));
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -20,7 +20,7 @@ import {
 import { assertValidFilter, assertValidQuery, assertValidTermsField, sortsByScore } from '../search-query-rules';
 import { KeptMatches, type KeptSet } from './search-index/kept-matches';
 import { searchSql, termsSql, textMatches } from './search-index/query-sql';
-import { ensureTables, ftsTables, layoutFor, secondaryIndexes, type IndexLayout } from './search-index/schema';
+import { ensureTables, ftsTables, layoutFor, markTablesFilled, secondaryIndexes, type IndexLayout } from './search-index/schema';
 import { createIndexWriter, type IndexWriter } from './search-index/writer';
 import type { SqlFragment } from './search-index/filter-sql';
 
@@ -182,6 +182,10 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
       sequenceAtLastStatistics = Math.max(sequenceAtLastStatistics, writer.currentSequence());
       indexes.set(definition.name, { layout, writer });
       return { needsRefill };
+    },
+
+    async markFilled(index: string): Promise<void> {
+      markTablesFilled(db, opened(index).layout.definition.name);
     },
 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {

@@ -16,7 +16,7 @@ import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 
 export type EmbeddedFile = 'document-store' | 'search-index' | 'key-value';
 
-/** `created`: whether this opening created the search index's tables (false for the other files). */
+/** `created`: whether ensuring the search index asked for a refill (it created the tables, or found them not yet filled); false for the other files. */
 export type OpenOutcome = { path: string; created: boolean } | { path: string; error: string };
 
 /** Opens `path` as `file` and closes it again; true when it created the search index's tables. */

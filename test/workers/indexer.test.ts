@@ -103,6 +103,29 @@ describe('workers/indexer: the search index follows the store', function () {
     expect(await idsFor([{ field: 'office_code', op: 'eq', value: 'LM' }])).to.deep.equal([after._id]);
   });
 
+  it('refills at the next start an index whose refill a stopped process left unfinished', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marque-indexer-'));
+    const path = join(dir, 'search.sqlite');
+    try {
+      // A start that recreated the index (an older definition was stored) and was killed before refilling it.
+      const killed = createEmbeddedSearchIndex({ path });
+      await killed.ensureIndex({ ...TRADEMARK_INDEX, revision: (TRADEMARK_INDEX.revision ?? 0) - 1 });
+      await killed.markFilled(TRADEMARK_INDEX.name);
+      expect((await killed.ensureIndex(TRADEMARK_INDEX)).needsRefill).to.equal(true);
+      await killed.close();
+      const next = createEmbeddedSearchIndex({ path });
+      await new SearchIndexer(store, next, (error) => {
+        throw error;
+      }).ensureIndexes();
+      const count = await store.collection(COLLECTIONS.trademarks).countDocuments({});
+      const result = await next.search({ index: 'trademarks', filters: [], sort: [], limit: 1, countUpTo: 10_000 });
+      expect(result.total?.value).to.equal(count);
+      await next.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refills an index that an upgraded definition made the search index recreate empty, keeping the feed checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'marque-indexer-'));
     const upgraded = createEmbeddedSearchIndex({ path: join(dir, 'search.sqlite') });

@@ -150,15 +150,21 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
  * another revision was stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
  * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
  * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
- * True when the tables were created (empty). The stored definition is read inside the write
+ * True when the tables were created (empty) or a refill they asked for is not marked done
+ * (`markFilled`): the mark is written in the transaction that creates them, so a process stopped
+ * before its refill finished leaves the next start to refill. The stored definition is read inside the write
  * transaction: two processes started together on one data directory (`serve` beside
  * `marque worker`) would otherwise both find none, and the second's CREATE TABLE would fail.
  */
 export function ensureTables(db: Database.Database, layout: IndexLayout): boolean {
   const wanted = JSON.stringify(layout.definition);
   const ensure = db.transaction((): boolean => {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL)`);
-    const row = db.prepare(`SELECT definition FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as { definition: string } | undefined;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL, filled INTEGER NOT NULL DEFAULT 1)`);
+    // Files written before refills were marked have no column: their indexes count as filled.
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('${DEFINITIONS_TABLE}')`).pluck().all() as string[];
+    if (!columns.includes('filled')) db.exec(`ALTER TABLE ${DEFINITIONS_TABLE} ADD COLUMN filled INTEGER NOT NULL DEFAULT 1`);
+    const row = db.prepare(`SELECT definition, filled FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
+      { definition: string; filled: number } | undefined;
     const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
     const keep = stored !== undefined && tableShape(stored) === tableShape(layout.definition);
     if (keep) {
@@ -167,10 +173,16 @@ export function ensureTables(db: Database.Database, layout: IndexLayout): boolea
       if (stored) dropStatements(layoutFor(stored)).forEach((sql) => db.exec(sql));
       creationStatements(layout).forEach((sql) => db.exec(sql));
     }
-    if (row?.definition !== wanted) {
-      db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition) VALUES (?, ?)`).run(layout.definition.name, wanted);
+    const filled = keep && row?.filled === 1;
+    if (row?.definition !== wanted || row.filled !== Number(filled)) {
+      db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition, filled) VALUES (?, ?, ?)`).run(layout.definition.name, wanted, Number(filled));
     }
-    return !keep;
+    return !filled;
   });
   return ensure.immediate();
+}
+
+/** Records that the index's refill finished: `ensureTables` no longer asks for one. */
+export function markTablesFilled(db: Database.Database, name: string): void {
+  db.prepare(`UPDATE ${DEFINITIONS_TABLE} SET filled = 1 WHERE name = ?`).run(name);
 }
