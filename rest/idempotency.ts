@@ -97,10 +97,28 @@ export function requestFingerprint(
 ): string {
   // An OAuth caller has no key: its token's subject stands for it.
   const who = `${sender.apiKeyId ?? `token:${sender.subject ?? ''}`} ${[...sender.scopes].sort().join(',')} ${door}`;
-  return createHash('sha256')
+  const hash = createHash('sha256')
     .update(`${who}\n${method} ${target}\n${canonicalJson(body)}`)
     .digest('base64url');
+  return `${FINGERPRINT_FORMULA}:${hash}`;
 }
+
+/**
+ * The fingerprint formula, named in every fingerprint so that a key claimed under another one (by
+ * the release before an upgrade, within its 24 hours) is told apart from a different request. The
+ * formula changed as security fixes widened what a request is (the sending key, its scopes, the
+ * door), so an older fingerprint cannot be compared with a newer request and is never replayed;
+ * the fingerprints written without a name are this formula's own.
+ */
+const FINGERPRINT_FORMULA = 'f1';
+
+/** Whether a stored fingerprint names the request's: the same, or this formula's written without its name. */
+function sameRequest(stored: string, fingerprint: string): boolean {
+  return stored === fingerprint || stored === fingerprint.slice(FINGERPRINT_FORMULA.length + 1);
+}
+
+/** A stored fingerprint with no formula name that is not this formula's: written by an older release. */
+const olderRelease = (stored: string): boolean => !stored.includes(':');
 
 /**
  * Where a request came in: over HTTP, or as an MCP tool call (which goes through the route). Part
@@ -125,7 +143,14 @@ export type IdempotencyOutcome = { kind: 'run' } | { kind: 'replay'; sealed: str
 /** What a claim attempt means for this request; throws the 409s. */
 export function interpretBegin(begin: IdempotencyBegin, fingerprint: string): IdempotencyOutcome {
   if (begin.state === 'started') return { kind: 'run' };
-  if (begin.fingerprint !== fingerprint) {
+  if (!sameRequest(begin.fingerprint, fingerprint)) {
+    if (olderRelease(begin.fingerprint)) {
+      throw new ApiError(
+        'conflict',
+        `${IDEMPOTENCY_HEADER} was used in the last 24 hours for another request, or for this one before the service was upgraded, when requests were compared differently; ` +
+          'before retrying with a new key, check whether the first request took effect',
+      );
+    }
     throw new ApiError('conflict', `${IDEMPOTENCY_HEADER} was already used for a different request (another body, method, endpoint or API key); use a new key`);
   }
   if (begin.state === 'in_flight') {

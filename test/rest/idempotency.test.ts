@@ -9,6 +9,7 @@ import { COLLECTIONS, type ApiKeyDoc, type IdempotencyReceiptDoc } from '../../d
 import {
   canonicalJson,
   idempotencyKeyFor,
+  idempotencyStorageKey,
   interpretBegin,
   readIdempotencyKey,
   requestFingerprint,
@@ -183,6 +184,33 @@ function describeOverHttp(label: string, openKv: () => Promise<KeyValue>): void 
       expect(body.error?.type).to.equal('conflict');
       expect(body.error?.retryable).to.equal(false);
       expect(executions).to.equal(1);
+    });
+
+    /** Rewrites a completed key's stored fingerprint as a release before this one stored it. */
+    async function storedAsBefore(key: string, fingerprint: (current: string) => string): Promise<void> {
+      const storageKey = idempotencyStorageKey(stage.organizationId, key);
+      const stored = await kv.beginIdempotent(storageKey, 'unused', 60_000);
+      if (stored.state !== 'completed') throw new Error(`key ${key} is not completed`);
+      await kv.completeIdempotent(storageKey, fingerprint(stored.fingerprint), stored.response, 60_000);
+    }
+
+    it('across an upgrade: replays a key the release before stored without a formula name, and tells a key of an older formula from a different request', async () => {
+      expect((await post('upgrade-same', { name: 'a' })).status).to.equal(201);
+      // The release that introduced formula names wrote the same hash without one.
+      await storedAsBefore('upgrade-same', (current) => current.slice(current.indexOf(':') + 1));
+      const replay = await post('upgrade-same', { name: 'a' });
+      expect(replay.status).to.equal(201);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+
+      expect((await post('upgrade-older', { name: 'a' })).status).to.equal(201);
+      // An older formula (before the sending key was part of it) hashed other text: another value, no name.
+      await storedAsBefore('upgrade-older', () => 'TMhfOmO2h1Yq0aYbS3pR8v7kqE4xZ9wJcLd2nF6uT0s');
+      const response = await post('upgrade-older', { name: 'a' });
+      const body = (await response.json()) as Envelope;
+      expect(response.status).to.equal(409);
+      expect(body.error?.type).to.equal('conflict');
+      expect(body.error?.detail).to.contain('upgraded').and.to.contain('check whether the first request took effect');
+      expect(executions).to.equal(2);
     });
 
     it('scopes keys to the organization', async () => {
