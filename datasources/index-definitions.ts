@@ -2,17 +2,27 @@
  * The search indexes Marque keeps, as adapter-neutral definitions (SQLite: tables + FTS5;
  * Elasticsearch: mappings). The indexer (workers/indexer) fills them from the DocumentStore;
  * resolvers query them by these field names.
+ *
+ * Revisions (`IndexDefinition.revision`; a bump refills the index from the DocumentStore):
+ * 1 — text fields are stored folded as queries are (search-query-rules withFoldedText), where
+ *     earlier data directories hold them as written.
+ * 2 — the fold folds the Latin letters without a decomposition too (ø→o, ł→l, ß→ss: domain/text.ts),
+ *     which changes every index's folded text fields and the keys derived from the fold
+ *     (`mark_keys`, `mark_text_key`, and `sort_name` from the refolded canonical names).
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
+  revision: 2,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },
     goods_services_text: { kind: 'text', boost: 0.5 },
     /** Phonetic and visual keys of the mark text (domain/similarity): similarity candidates. */
     mark_keys: { kind: 'keyword', array: true },
+    /** The whole mark text as an exact query compares it (domain/mark-keys markTextKey): boosted in relevance. */
+    mark_text_key: { kind: 'keyword' },
 
     office_code: { kind: 'keyword', sortable: true },
     jurisdiction_code: { kind: 'keyword', sortable: true },
@@ -72,6 +82,7 @@ export const TRADEMARK_INDEX: IndexDefinition = {
 /** Proceedings: filters of GET /v1/proceedings; `q` searches party names. */
 export const PROCEEDING_INDEX: IndexDefinition = {
   name: 'proceedings',
+  revision: 2,
   fields: {
     party_names: { kind: 'text', array: true },
     proceeding_number: { kind: 'keyword' },
@@ -97,6 +108,7 @@ export const PROCEEDING_INDEX: IndexDefinition = {
  */
 export const OWNER_INDEX: IndexDefinition = {
   name: 'owners',
+  revision: 2,
   fields: {
     name: { kind: 'text', boost: 2 },
     aliases: { kind: 'text', array: true },
@@ -113,6 +125,7 @@ export const OWNER_INDEX: IndexDefinition = {
 
 export const ATTORNEY_INDEX: IndexDefinition = {
   name: 'attorneys',
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },
@@ -126,6 +139,7 @@ export const ATTORNEY_INDEX: IndexDefinition = {
 
 export const FIRM_INDEX: IndexDefinition = {
   name: 'firms',
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },
@@ -141,6 +155,7 @@ export const FIRM_INDEX: IndexDefinition = {
 
 export const ENTITY_INDEX: IndexDefinition = {
   name: 'entities',
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },

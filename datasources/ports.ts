@@ -184,6 +184,12 @@ export interface IndexDefinition {
   name: string;
   fields: Record<string, IndexFieldSpec>;
   /**
+   * What the documents' values mean, as a number bumped whenever the projection or the folding
+   * changes the values it writes for the same record (the fields staying the same): an index
+   * stored under another revision must be written again (`needsRefill`). Absent is revision 0.
+   */
+  revision?: number;
+  /**
    * Field lists the common queries filter and sort by together, in index order: fields compared
    * for equality first, then at most one sortable field. An adapter that keeps one structure per
    * field (B-tree per column) builds one compound index per list, so such a query reads its page
@@ -235,6 +241,8 @@ export interface SearchQuery {
   filters: readonly SearchFilter[];
   /** Sort keys in order; the adapter always appends `id` ascending as the final tiebreaker. */
   sort: readonly SearchSort[];
+  /** Relevance bonuses, applied only when the query sorts by `_score`. */
+  boosts?: readonly ScoreBoost[];
   searchAfter?: SearchAfter;
   limit: number;
   /**
@@ -244,6 +252,17 @@ export interface SearchQuery {
   snapshot?: number;
   /** When set, also count matches, stopping at this cap (10,000 for public totals). */
   countUpTo?: number;
+}
+
+/**
+ * Documents whose `field` (a scalar keyword field) equals `value` score `boost` more, on top of the
+ * text relevance (the trademark search lifts the marks whose whole text is the query's).
+ */
+export interface ScoreBoost {
+  field: string;
+  value: string;
+  /** A positive number, in the adapter's score units: large enough to rank such documents first. */
+  boost: number;
 }
 
 export interface SearchHit {
@@ -275,8 +294,8 @@ export interface EnsuredIndex {
   /**
    * True when the index's documents must be written again from the source of truth (the indexer
    * rebuilds that projection): it exists empty because this call created it (the first time, or
-   * its fields changed in a way the adapter cannot migrate in place), or it gained fields in place
-   * that the documents it holds lack.
+   * its fields changed in a way the adapter cannot migrate in place), it gained fields in place
+   * that the documents it holds lack, or its documents were written under another `revision`.
    */
   needsRefill: boolean;
 }

@@ -170,6 +170,12 @@ export function assertValidQuery(definition: IndexDefinition, query: SearchQuery
       throw new UnsupportedQueryError(`field "${field}" is not sortable`);
     }
   }
+  for (const { field, value, boost } of query.boosts ?? []) {
+    const spec = fieldSpec(definition, field);
+    if (spec.kind !== 'keyword' || spec.array) throw new UnsupportedQueryError(`boosts: "${field}" is not a scalar keyword field`);
+    if (typeof value !== 'string') throw new UnsupportedQueryError(`boosts: the value for "${field}" must be a string`);
+    if (!Number.isFinite(boost) || boost <= 0) throw new UnsupportedQueryError(`boosts: the boost for "${field}" must be a positive number, got ${boost}`);
+  }
   if (query.searchAfter && query.searchAfter.length !== query.sort.length + 1) {
     throw new UnsupportedQueryError(`searchAfter needs ${query.sort.length + 1} values (the sort keys, then the id)`);
   }

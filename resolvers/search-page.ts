@@ -3,7 +3,7 @@
  * cursor bound to the list and its arguments, and an optional capped total. Returns IDs; callers
  * load the records through their DataLoaders (deleted records drop out silently).
  */
-import type { SearchFilter, SearchSort } from '../datasources/ports';
+import type { ScoreBoost, SearchFilter, SearchSort } from '../datasources/ports';
 import type { RequestContext } from './context';
 import { pageLimit } from './page-limit';
 
@@ -19,6 +19,7 @@ export interface SearchPageQuery {
   textFields?: readonly string[];
   filters: readonly SearchFilter[];
   sort: readonly SearchSort[];
+  boosts?: readonly ScoreBoost[];
   limit?: number | null;
   maxLimit?: number;
   cursor?: string | null;
@@ -47,6 +48,7 @@ export async function searchIdPage(query: SearchPageQuery, ctx: RequestContext):
     textFields: query.textFields,
     filters: query.filters,
     sort: query.sort,
+    boosts: query.boosts,
     searchAfter: position?.after,
     snapshot: position?.snapshot,
     limit: limit + 1,

@@ -99,7 +99,7 @@ function fieldMapping(spec: IndexFieldSpec): estypes.MappingProperty {
 function mappings(definition: IndexDefinition): estypes.MappingTypeMapping {
   const properties: Record<string, estypes.MappingProperty> = { id: { type: 'keyword' }, seq: { type: 'long' } };
   for (const [name, spec] of Object.entries(definition.fields)) properties[name] = fieldMapping(spec);
-  return { dynamic: 'strict', properties };
+  return { dynamic: 'strict', _meta: { revision: definition.revision ?? 0 }, properties };
 }
 
 /** Clauses every matching document satisfies, one per term, each true in any of `fields`. */
@@ -234,10 +234,11 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
         const index = physical(definition.name);
         if (await createIfMissing(index, { settings: { analysis: ANALYSIS }, mappings: mappings(definition) })) return true;
         // An existing index gains new fields in place (a changed field kind makes this throw); the
-        // documents it holds lack them until they are written again.
-        const mapped = (await client.indices.getMapping({ index }))[index]?.mappings.properties ?? {};
+        // documents it holds lack them, or hold values of another revision, until written again.
+        const mapped = (await client.indices.getMapping({ index }))[index]?.mappings;
         await client.indices.putMapping({ index, ...mappings(definition) });
-        return Object.keys(definition.fields).some((field) => !(field in mapped));
+        const storedRevision = (mapped?._meta?.revision as number | undefined) ?? 0;
+        return storedRevision !== (definition.revision ?? 0) || Object.keys(definition.fields).some((field) => !(field in (mapped?.properties ?? {})));
       });
       definitions.set(definition.name, definition);
       return { needsRefill };
@@ -303,10 +304,14 @@ export function createElasticSearchIndex(options: ElasticSearchIndexOptions): Se
       const response = await reaching(() =>
         client.search<Record<string, unknown>>({
           index: physical(query.index),
-          query: bool({
-            must: text,
-            filter: [{ range: { seq: { lte: snapshot } } }, ...query.filters.map((filter) => filterQuery(definition, filter))],
-          }),
+          query: bool(
+            {
+              must: text,
+              filter: [{ range: { seq: { lte: snapshot } } }, ...query.filters.map((filter) => filterQuery(definition, filter))],
+            },
+            // With `must` present, `should` clauses match optionally and add to the score.
+            sortsByScore(query) ? (query.boosts ?? []).map(({ field, value, boost }) => ({ term: { [field]: { value, boost } } })) : [],
+          ),
           sort,
           search_after: searchAfter,
           size: query.limit,

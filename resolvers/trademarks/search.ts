@@ -6,6 +6,7 @@ import { TRADEMARK_SORT_FIELDS } from '../../domain/contract';
 import type { SearchFilter, SearchSort } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { invalid } from '../../domain/errors';
+import { markTextKey } from '../../domain/mark-keys';
 import type { TrademarkDoc } from '../../domain/records';
 import { searchTextOf } from '../../domain/validation';
 import type { RequestContext } from '../context';
@@ -15,6 +16,13 @@ import { searchIdPage, type Pagination } from '../search-page';
 import { hasAnyFilter, toSearchFilters, type TrademarkFilterInput } from './filter';
 
 export { MAX_PAGE_SIZE, TOTAL_COUNT_CAP } from '../search-page';
+
+/**
+ * What a mark whose whole text is the query's (folded, spaces ignored) adds to its relevance: far
+ * more than word matches score (bm25 sums stay in the tens), so a clearance search for H&M lists
+ * H & M, h&m and HM before the marks that merely contain an h- and an m-word.
+ */
+const EXACT_MARK_TEXT_BOOST = 1000;
 
 export interface TrademarkSearchArgs {
   filter?: TrademarkFilterInput | null;
@@ -80,8 +88,9 @@ export async function searchTrademarks(args: TrademarkSearchArgs, ctx: RequestCo
   const sort = trademarkSort(args.sort, q !== undefined, scope.sortFields);
 
   const binding = { list: scope.listName, filter, q: q ?? null, sort: args.sort ?? null };
+  const boosts = q === undefined ? [] : [{ field: 'mark_text_key', value: markTextKey(q), boost: EXACT_MARK_TEXT_BOOST }];
   const page = await searchIdPage(
-    { index: TRADEMARK_INDEX.name, binding, text: q, filters, sort, limit: args.limit, cursor: args.cursor, include_total: args.include_total },
+    { index: TRADEMARK_INDEX.name, binding, text: q, filters, sort, boosts, limit: args.limit, cursor: args.cursor, include_total: args.include_total },
     ctx,
   );
   const data = await loadPresent(ctx.loaders.trademarks, page.ids);

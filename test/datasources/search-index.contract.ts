@@ -161,6 +161,14 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       expect((await index.ensureIndex(grown)).needsRefill).to.equal(false);
     });
 
+    it('asks for a refill when the definition names another revision (same fields, values written differently)', async () => {
+      expect((await index.ensureIndex(CONTRACT_DEFINITION)).needsRefill).to.equal(false);
+      const revised = { ...CONTRACT_DEFINITION, revision: (CONTRACT_DEFINITION.revision ?? 0) + 1 };
+      expect((await index.ensureIndex(revised)).needsRefill).to.equal(true);
+      expect((await index.ensureIndex(revised)).needsRefill).to.equal(false);
+      expect((await index.ensureIndex(CONTRACT_DEFINITION)).needsRefill).to.equal(true);
+    });
+
     describe('filters', () => {
       it('eq on scalar keyword, number-array, keyword-array and boolean fields', async () => {
         expect(await idsMatching({ field: 'office', op: 'eq', value: 'US' })).to.deep.equal(['tm_01', 'tm_04']);
@@ -261,6 +269,55 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
           .to.be.a('number')
           .greaterThan(hits[1]!.score as number);
         expect(hits[0]!.sortValues).to.deep.equal([hits[0]!.score, 'tm_01']);
+      });
+
+      it('a boost lifts the documents whose keyword field equals its value above the text ranking, in hits, counts and pages', async () => {
+        const byScore: SearchSort[] = [{ field: '_score', direction: 'desc' }];
+        const boosts = [{ field: 'office', value: 'EM', boost: 1000 }];
+        // Unboosted, tm_01 (ZEPHYR in its mark text) ranks above tm_02 (zephyr in its goods only).
+        const boosted = await search({ text: 'zephyr', sort: byScore, boosts, countUpTo: 100 });
+        expect(boosted.hits.map((hit) => hit.id)).to.deep.equal(['tm_02', 'tm_01']);
+        expect(boosted.total).to.deep.equal({ value: 2, approximate: false });
+        const filtered = await search({ text: 'zephyr', sort: byScore, boosts, filters: [{ field: 'status', op: 'eq', value: 'active' }], countUpTo: 100 });
+        expect(filtered.hits.map((hit) => hit.id)).to.deep.equal(['tm_01']);
+        expect(filtered.total).to.deep.equal({ value: 1, approximate: false });
+        // 'acme' names tm_01, tm_02 and tm_06 (the last two at EM): the EM pair first, the boost kept across pages.
+        const whole = (await search({ text: 'acme', sort: byScore, boosts })).hits.map((hit) => hit.id);
+        expect(whole.slice(0, 2).sort()).to.deep.equal(['tm_02', 'tm_06']);
+        expect(whole[2]).to.equal('tm_01');
+        const paged: string[] = [];
+        let searchAfter: SearchQuery['searchAfter'];
+        for (let page = 0; page < 5; page += 1) {
+          const { hits } = await search({ text: 'acme', sort: byScore, boosts, limit: 1, searchAfter });
+          if (hits.length === 0) break;
+          paged.push(...hits.map((hit) => hit.id));
+          searchAfter = hits[hits.length - 1]!.sortValues;
+        }
+        expect(paged).to.deep.equal(whole);
+      });
+
+      it('a boost does nothing to a query sorted by a field', async () => {
+        const { hits } = await search({ text: 'acme', sort: [{ field: 'rank', direction: 'desc' }], boosts: [{ field: 'office', value: 'EM', boost: 1000 }] });
+        expect(hits.map((hit) => [hit.id, hit.score])).to.deep.equal([
+          ['tm_01', null],
+          ['tm_06', null],
+          ['tm_02', null],
+        ]);
+      });
+
+      it('rejects a boost on a field that is not a scalar keyword, or that is not positive', async () => {
+        for (const boost of [
+          { field: 'mark_text', value: 'zephyr', boost: 10 },
+          { field: 'tags', value: 'opposed', boost: 10 },
+          { field: 'office', value: 'EM', boost: 0 },
+          { field: 'office', value: 'EM', boost: Number.NaN },
+        ]) {
+          const failure = await search({ text: 'zephyr', sort: [{ field: '_score', direction: 'desc' }], boosts: [boost] }).then(
+            () => null,
+            (error: unknown) => error,
+          );
+          expect(failure, JSON.stringify(boost)).to.be.instanceOf(UnsupportedQueryError);
+        }
       });
 
       it('sorted by a field, computes no relevance: no score, ties in id order', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkChangeDoc, type TrademarkDoc } from '../../domain/records';
-import { beforeShared, type TestApp } from '../support/harness';
+import { beforeShared, startTestApp, type TestApp } from '../support/harness';
 import { fails, type ErrorResponse } from '../support/http';
 
 interface ListBody {
@@ -280,6 +280,52 @@ describe('REST: trademark search and list', function () {
     expect(calls('trademarks.findByIds')).to.equal(1);
     expect(calls('owners.findByIds')).to.be.at.most(2);
     expect(calls('trademarks.find') + calls('owners.find') + calls('owners.findOne')).to.equal(0);
+  });
+});
+
+describe('REST: relevance of a clearance search', function () {
+  let app: TestApp;
+
+  before(async function () {
+    this.timeout(120_000);
+    app = await startTestApp({ marks: 60 });
+    const marks = app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks);
+    const template = (await marks.findOne({ office_code: 'US' })) as TrademarkDoc;
+    const mark = (id: string, markText: string, goods: string): TrademarkDoc => ({
+      ...template,
+      _id: id,
+      mark_text: markText,
+      application_number: `9${id.slice(-7)}`,
+      classifications: [{ nice_class: 25, goods_services_text: goods, nice_edition: null }],
+    });
+    // The query H&M is the words h and m, each a word start. On word matches alone, generated marks
+    // whose owners' names and goods hold more such words rank above H & M itself (8th and 9th of
+    // this catalog without the exact-text boost).
+    await marks.insertMany([mark('tm_relevanceexactsp000002', 'H & M', 'clothing'), mark('tm_relevanceexactjn000003', 'HM', 'footwear')]);
+    await app.indexer.catchUp();
+  });
+
+  after(async () => app.close());
+
+  it('ranks the marks whose whole text is the query (case, spaces and punctuation aside) first, on every page of the cursor', async () => {
+    const body = await json<ListBody>(await app.get('/v1/trademarks?q=H%26M&limit=5'));
+    const firstTwo = body.data.slice(0, 2).map((row) => row.id);
+    expect(firstTwo.sort()).to.deep.equal(['tm_relevanceexactjn000003', 'tm_relevanceexactsp000002']);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const path = `/v1/trademarks?q=H%26M&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: ListBody = await json<ListBody>(await app.get(path));
+      paged.push(...page.data.map((row) => row.id));
+      cursor = page.pagination.cursor;
+    } while (cursor !== null && paged.length < 5);
+    expect(paged).to.deep.equal(body.data.map((row) => row.id));
+  });
+
+  it('leaves an explicit sort alone: the exact marks take their place in filing-date order', async () => {
+    const body = await json<ListBody>(await app.get('/v1/trademarks?q=H%26M&sort=-filing_date&limit=100'));
+    const dates = body.data.map((row) => row.filing_date as string);
+    expect(dates).to.deep.equal([...dates].sort().reverse());
   });
 });
 

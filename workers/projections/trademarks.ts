@@ -6,7 +6,7 @@ import type { IndexDocument } from '../../datasources/ports';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { COLLECTIONS, type AttorneyDoc, type OwnerDoc, type TrademarkDoc } from '../../domain/records';
 import { numberMatchKey } from '../../domain/ids';
-import { markKeys } from '../../domain/mark-keys';
+import { markKeys, markTextKey } from '../../domain/mark-keys';
 import { defineProjection } from './projection';
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
@@ -27,6 +27,7 @@ export function trademarkIndexDocument(mark: TrademarkDoc, owners: ReadonlyMap<s
     id: mark._id,
     mark_text: mark.mark_text,
     mark_keys: markKeys(mark.mark_text),
+    mark_text_key: markTextKey(mark.mark_text),
     owner_names: markOwners.map((o) => o.name),
     goods_services_text: mark.classifications.map((c) => c.goods_services_text).join('; '),
     office_code: mark.office_code,

@@ -43,6 +43,8 @@ export type TextPlan = 'ranked' | 'driving' | 'filtering';
 interface TextMatch {
   /** The FROM clause: the main table as `m`, with what the text reads. */
   from: string;
+  /** Parameters of the FROM clause (they precede the conditions'). */
+  fromParams?: SqlParam[];
   conditions: SqlFragment;
   score: string;
 }
@@ -85,10 +87,20 @@ function textMatch(layout: IndexLayout, query: SearchQuery, plan: TextPlan, kept
       score: 'NULL',
     };
   }
+  const boosts = plan === 'ranked' ? (query.boosts ?? []) : [];
   return {
-    from: `${layout.mainTable} m${used.map(({ table }) => ` JOIN ${table} ON ${table}.rowid = m.seq`).join('')}`,
+    // Each boost's value is a one-row table joined in, so the statement keeps one text whatever
+    // the value (the statement cache) and its parameter sits in FROM, before WHERE's.
+    from:
+      `${layout.mainTable} m${used.map(({ table }) => ` JOIN ${table} ON ${table}.rowid = m.seq`).join('')}` +
+      boosts.map((_, index) => ` JOIN (SELECT ? AS value) b${index}`).join(''),
+    fromParams: boosts.map(({ value }) => value),
     conditions: { sql: used.map(({ table }) => `${table} MATCH ?`).join(' AND '), params },
-    score: plan === 'ranked' ? `-(${used.map(({ table }) => bm25(layout, table)).join(' + ')})` : 'NULL',
+    score:
+      plan === 'ranked'
+        ? `-(${used.map(({ table }) => bm25(layout, table)).join(' + ')})` +
+          boosts.map(({ field, boost }, index) => ` + (CASE WHEN m.${field} = b${index}.value THEN ${boost} ELSE 0 END)`).join('')
+        : 'NULL',
   };
 }
 
@@ -148,7 +160,7 @@ export function searchSql(
   const from = text ? text.from : `${layout.mainTable} m`;
   const base: SqlFragment = {
     sql: [...(text ? [text.conditions.sql] : []), 'm.seq <= ?', filters.sql].join(' AND '),
-    params: [...(text ? text.conditions.params : []), snapshot, ...filters.params],
+    params: [...(text?.fromParams ?? []), ...(text ? text.conditions.params : []), snapshot, ...filters.params],
   };
   const keys = query.sort.map((sort) => ({ expression: sortExpression(sort, score), direction: sort.direction }));
   const after = query.searchAfter ? afterCondition(keys, query.searchAfter) : null;

@@ -116,9 +116,9 @@ function dropStatements(layout: IndexLayout): string[] {
   ];
 }
 
-/** What decides the tables' shape; compound indexes are not part of it. */
+/** What decides the tables' shape and what their rows mean; compound indexes are not part of it. */
 function tableShape(definition: IndexDefinition): string {
-  return JSON.stringify({ name: definition.name, fields: definition.fields });
+  return JSON.stringify({ name: definition.name, fields: definition.fields, revision: definition.revision ?? 0 });
 }
 
 /**
@@ -146,8 +146,8 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
 }
 
 /**
- * Creates the tables of a definition. When a definition of the same index with other fields was
- * stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
+ * Creates the tables of a definition. When a definition of the same index with other fields or
+ * another revision was stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
  * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
  * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
  * True when the tables were created (empty). The stored definition is read inside the write
