@@ -17,6 +17,7 @@ import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../dataso
 import { COLLECTIONS } from '../domain/records';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { withGeneratedLogos } from '../workers/ingest/generated-logos';
+import { upgradePartyKeys } from '../workers/ingest/party-key-upgrade';
 import { ConfigError, type Config } from './config';
 
 export interface Adapters {
@@ -94,6 +95,8 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
     ? await (await import('../datasources/redis/key-value')).createRedisKeyValue({ url: config.redisUrl })
     : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
   await store.ensureIndexes(STORE_INDEXES);
+  // Before anything ingests: a party key of an older fold would not match and make a duplicate.
+  await upgradePartyKeys(store);
   // The demo's logos are rendered into the MediaStore when first read (workers/ingest/generated-logos.ts).
   const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: mediaDirectory(config.dataDir), store }), store);
   return { store, search, kv, media, images: new ImageIndex({ store, directory: join(config.dataDir, 'image-index') }) };

@@ -43,11 +43,19 @@ export const ANN_INDEX_KIND = 'usearch-hnsw-m16';
 export type IndexedChannel = 'visual' | 'phash' | 'text';
 
 /**
- * What the stored fingerprints and the indexes hold: the fingerprint's spec and the OCR's. Records,
- * saved indexes and a rebuild's progress of another spec are not used: the indexer computes those
- * fingerprints again, and reads an image's text again only when the OCR's spec changed.
+ * How the `text` index's vectors are made from a record's text (textVector): its words as foldText
+ * folds them, since `fold2` with the Latin letters (ø→o, ß→ss) folded. A change is a change of the
+ * saved indexes only: a rebuild takes the vectors from the stored records' text again.
  */
-export const IMAGE_FINGERPRINTS_SPEC = `${FINGERPRINT_SPEC}+${OCR_SPEC}`;
+const TEXT_VECTOR_SPEC = 'text-trigrams256-fold2';
+
+/**
+ * What the stored fingerprints and the indexes hold: the fingerprint's spec, the OCR's and the text
+ * vectors'. Records, saved indexes and a rebuild's progress of another spec are not used: the
+ * indexer computes those fingerprints again, and reads an image's text again only when the OCR's
+ * spec changed.
+ */
+export const IMAGE_FINGERPRINTS_SPEC = `${FINGERPRINT_SPEC}+${OCR_SPEC}+${TEXT_VECTOR_SPEC}`;
 /** The specs of what was written before records, checkpoints and progress named theirs. */
 const UNNAMED_FINGERPRINT_SPEC = 'marque-handcrafted-v1+phash64-dct';
 const UNNAMED_OCR_SPEC = 'ocr-tesseract-eng4';

@@ -6,16 +6,20 @@
  * Revisions (`IndexDefinition.revision`; a bump refills the index from the DocumentStore):
  * 1 — text fields are stored folded as queries are (search-query-rules withFoldedText), where
  *     earlier data directories hold them as written.
- * 2 — trademarks only: the `mark_keys` of a Cyrillic or Greek mark add the keys of its Latin
- *     reading (domain/transliteration), so similarity finds it for its Latin counterpart.
- * 3 — trademarks only: the visual key of a mark with Cyrillic or Greek letters reads those drawn
- *     like Latin capitals as them (domain/similarity visualForm): АРРLE's is apple.
+ * 2 — trademarks: the `mark_keys` of a Cyrillic or Greek mark add the keys of its Latin reading
+ *     (domain/transliteration), so similarity finds it for its Latin counterpart.
+ * 3 — trademarks: the visual key of a mark with Cyrillic or Greek letters reads those drawn like
+ *     Latin capitals as them (domain/similarity visualForm): АРРLE's is apple.
+ * 4 for trademarks, 2 for the others — the fold folds the Latin letters without a decomposition
+ *     too (ø→o, ł→l, ß→ss: domain/text.ts), which changes every index's folded text fields and the
+ *     keys derived from the fold (`mark_keys`, `mark_text_key`, and `sort_name` from the refolded
+ *     canonical names).
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
-  revision: 3,
+  revision: 4,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },
@@ -83,7 +87,7 @@ export const TRADEMARK_INDEX: IndexDefinition = {
 /** Proceedings: filters of GET /v1/proceedings; `q` searches party names. */
 export const PROCEEDING_INDEX: IndexDefinition = {
   name: 'proceedings',
-  revision: 1,
+  revision: 2,
   fields: {
     party_names: { kind: 'text', array: true },
     proceeding_number: { kind: 'keyword' },
@@ -109,7 +113,7 @@ export const PROCEEDING_INDEX: IndexDefinition = {
  */
 export const OWNER_INDEX: IndexDefinition = {
   name: 'owners',
-  revision: 1,
+  revision: 2,
   fields: {
     name: { kind: 'text', boost: 2 },
     aliases: { kind: 'text', array: true },
@@ -126,7 +130,7 @@ export const OWNER_INDEX: IndexDefinition = {
 
 export const ATTORNEY_INDEX: IndexDefinition = {
   name: 'attorneys',
-  revision: 1,
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },
@@ -140,7 +144,7 @@ export const ATTORNEY_INDEX: IndexDefinition = {
 
 export const FIRM_INDEX: IndexDefinition = {
   name: 'firms',
-  revision: 1,
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },
@@ -156,7 +160,7 @@ export const FIRM_INDEX: IndexDefinition = {
 
 export const ENTITY_INDEX: IndexDefinition = {
   name: 'entities',
-  revision: 1,
+  revision: 2,
   fields: {
     name: { kind: 'text' },
     sort_name: { kind: 'keyword', sortable: true },

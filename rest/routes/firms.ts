@@ -34,7 +34,8 @@ export const firmRoutes: readonly RouteDef[] = [
       {
         name: 'q',
         kind: { type: 'string', maxLength: 200 },
-        description: 'Case-insensitive substring of the firm name (terms of 3+ characters; shorter terms match word prefixes).',
+        description:
+          'Substring of the firm name (terms of 3+ characters; shorter terms match word prefixes), with case, accents and letters such as ø, ł, æ, ß folded to ASCII.',
       },
       countryCodeParam,
       count('min_attorneys', 'Firms with at least this many attorneys.'),

@@ -23,7 +23,7 @@ export const countryCodeParam: ParamSpec = {
 export const nameQueryParam = (what: string): ParamSpec => ({
   name: 'q',
   kind: { type: 'string', maxLength: 200 },
-  description: `Text matched against ${what} (terms of 3+ characters as case-insensitive substrings, shorter ones as word prefixes).`,
+  description: `Text matched against ${what} (terms of 3+ characters as substrings, shorter ones as word prefixes; case, accents and letters such as ø, ł, æ, ß folded to ASCII, so "orsted" finds Ørsted).`,
 });
 export const sortParam = (fields: readonly string[], defaultSort: string): ParamSpec => ({
   name: 'sort',

@@ -27,7 +27,8 @@ const filterParams: ParamSpec[] = [
   {
     name: 'q',
     kind: { type: 'string', maxLength: 200 },
-    description: 'Party name search (opponents, petitioners, respondents, …): every word of 3+ letters must occur in one party name.',
+    description:
+      'Party name search (opponents, petitioners, respondents, …): every word of 3+ letters must occur in one party name, with case, accents and letters such as ø, ł, æ, ß folded to ASCII.',
   },
   { name: 'party_owner_id', kind: { type: 'id', prefix: 'own_' }, description: 'A party (own_...). With party_role, that owner must hold that role.' },
   { name: 'party_role', kind: { type: 'enum', values: PARTY_ROLES }, description: `${PARTY_ROLES.join(', ')}. With party_owner_id, the role of that owner.` },

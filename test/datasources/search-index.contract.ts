@@ -368,6 +368,20 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
         expect(await idsFor('h2ology')).to.deep.equal(['tm_u4']);
       });
 
+      // Expected spellings: Lucene's ASCIIFoldingFilter (Elasticsearch's asciifolding), CLDR Latin-ASCII for these letters.
+      it('finds a record written with Latin letters that have no decomposition by their ASCII forms (ø to o, ł to l, ß to ss, æ to ae)', async () => {
+        const texts = ['ØRSTED', 'ŁÓDŹ', 'STRAßE', 'ÆRØ'];
+        await index.upsert(
+          INDEX,
+          texts.map((text, i) => ({ id: `tm_l${i}`, mark_text: text, owner_names: [`${text} A/S`], goods_text: null })),
+        );
+        for (const [i, typed] of ['orsted', 'lodz', 'strasse', 'aero'].entries()) {
+          expect(await idsFor(typed, { textFields: ['mark_text'] }), typed).to.deep.equal([`tm_l${i}`]);
+          expect(await idsFor(typed, { textFields: ['owner_names'] }), `owner ${typed}`).to.deep.equal([`tm_l${i}`]);
+          expect(await idsFor(texts[i]!.toLowerCase(), { textFields: ['mark_text'] }), texts[i]).to.deep.equal([`tm_l${i}`]);
+        }
+      });
+
       it('requires every term, wherever it occurs among the text fields', async () => {
         expect(await idsFor('horizon ventilators')).to.deep.equal(['tm_02']);
         expect(await idsFor('horizon rockets')).to.deep.equal([]);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { countryCodeOfName } from '../../domain/countries';
-import { attorneyDedupeKey, firmDedupeKey, ownerDedupeKey } from '../../domain/party-keys';
+import { attorneyDedupeKey, firmDedupeKey, ownerDedupeKey, refoldDedupeKey } from '../../domain/party-keys';
 import { canonicalName } from '../../domain/party-names';
 
 describe('domain/party-keys: when two records name the same party', () => {
@@ -34,6 +34,36 @@ describe('domain/party-keys: when two records name the same party', () => {
     expect(canonicalName('MERCHANTS TRADING CO.INC.')).to.equal('merchants trading');
     expect(canonicalName('JENSEN, PETER A/S')).to.equal('jensen peter');
     expect(canonicalName('LLC')).to.equal('llc');
+  });
+
+  it('folds the Latin letters without a decomposition, so ØRSTED A/S and Orsted A/S are one owner', () => {
+    expect(ownerDedupeKey('ØRSTED A/S', 'corporation', { country_code: 'DK' })).to.equal('org|orsted|DK');
+    expect(ownerDedupeKey('Orsted A/S', 'corporation', { country_code: 'DK' })).to.equal('org|orsted|DK');
+    expect(firmDedupeKey('Kromann Reumert Ærø', 'DK')).to.equal('firm|kromann reumert aero|DK');
+  });
+
+  // Keys as the fold before the Latin letter table wrote them (accents and case folded, ø, ł, æ kept).
+  it('refolds a stored key to the key the party has now, kind and country kept', () => {
+    expect(refoldDedupeKey('org|ørsted|DK')).to.equal('org|orsted|DK');
+    expect(refoldDedupeKey('person|łukasz błaszczykowski|PL|łodz')).to.equal('person|lukasz blaszczykowski|PL|lodz');
+    expect(refoldDedupeKey('person|jens ærø|DK|-')).to.equal('person|jens aero|DK|-');
+    expect(refoldDedupeKey('firm|kromann reumert ærø|DK')).to.equal('firm|kromann reumert aero|DK');
+    expect(refoldDedupeKey('attorney|søren ødegard|firm|kromann reumert ærø|DK')).to.equal('attorney|soren odegard|firm|kromann reumert aero|DK');
+    expect(refoldDedupeKey('attorney|søren ødegard|-')).to.equal('attorney|soren odegard|-');
+    // A name whose last word folds to a legal form now loses it, as the name itself would: "Ł" is "l" (S.r.l.).
+    expect(refoldDedupeKey('org|mazur ł|PL')).to.equal('org|mazur|PL');
+    expect(canonicalName('Mazur Ł')).to.equal('mazur');
+  });
+
+  it('leaves a key of the current fold as it is', () => {
+    for (const key of [
+      'org|brand properties|US',
+      'person|pope christopher|US|90254',
+      'attorney|austin padgett|firm|troutman pepper hamilton sanders|US',
+      'org|жук|RU',
+    ]) {
+      expect(refoldDedupeKey(key)).to.equal(key);
+    }
   });
 });
 

@@ -16,6 +16,12 @@ describe('domain/similarity', () => {
     expect(signalsOf('Café Nova', 'CAFE-NOVA')).to.deep.equal(['exact']);
   });
 
+  it('a mark written with Latin letters that have no decomposition is exact to its plain spelling: ØRSTED / ORSTED, STRAßE / STRASSE', () => {
+    expect(score('ØRSTED', 'ORSTED')).to.deep.include({ score: 1 });
+    expect(signalsOf('ØRSTED', 'ORSTED')).to.deep.equal(['exact']);
+    expect(signalsOf('STRAßE', 'STRASSE')).to.deep.equal(['exact']);
+  });
+
   it('LEXUS / LEXIS differ by one vowel and sound alike, and pass the threshold', () => {
     const result = score('LEXUS', 'LEXIS');
     expect(result.score).to.be.at.least(DEFAULT_SCORE_THRESHOLD);
