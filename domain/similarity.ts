@@ -19,10 +19,13 @@
  * - transliteration: a mark in Cyrillic or Greek compared through its Latin reading
  *   (domain/transliteration), as examiners compare marks in different scripts: the strongest of
  *   the signals above between the readings, at most 0.9, so НОВАЛЮКС / NOVALUX (the readings
- *   NOVALYUKS and NOVALUX sound alike) scores as a phonetic match. It is not 1 even when the
- *   readings are the same letters: marks in two scripts sound alike but cannot look alike. It is
- *   named only when it is stronger than what the marks' own letters show (two Cyrillic marks
- *   differing by a letter are a typo either way). CJK and other scripts are not read.
+ *   NOVALYUKS and NOVALUX sound alike) scores as a phonetic match. A reading is heard, never
+ *   seen: readings are compared by their letters without the look-alike rules (KORN is not KOM),
+ *   and a shared Double Metaphone code counts only when their spoken spellings are alike too
+ *   (МИР, read MIR, and MARIO share the code MR but not their vowels). It is not 1 even when the
+ *   readings are the same letters (letters drawn alike in both scripts are the visual signal's).
+ *   It is named only when it is stronger than what the marks' own letters show (two Cyrillic
+ *   marks differing by a letter are a typo either way). CJK and other scripts are not read.
  *
  * The textual score is the strongest signal, or, when none fires, 0.8 × the Jaro-Winkler
  * similarity of the folded texts, or of their Latin readings (a soft floor that keeps unrelated
@@ -69,6 +72,12 @@ const NO_CLASS_OVERLAP_FACTOR = 0.85;
 const JARO_WINKLER_WEIGHT = 0.8;
 /** The transliteration signal's ceiling: the phonetic match's strength (see the module comment). */
 const TRANSLITERATION_CEILING = 0.9;
+/**
+ * How alike two readings' spoken spellings must be (Jaro-Winkler) for their shared Double Metaphone
+ * code to count: the code drops vowels and stops at four letters, so МИР (MIR) and MARIO, КОТ and
+ * CAT share one; a transliteration is a heard comparison, and vowels are heard.
+ */
+const READINGS_SOUND_ALIKE_FLOOR = 0.85;
 
 /** Look-alike characters and pairs, read as the one they pass for. */
 const LOOKALIKES: ReadonlyArray<[RegExp, string]> = [
@@ -180,6 +189,26 @@ function prepare(text: string, sound: (word: string) => string[] = soundOf): Pre
 }
 
 /** The mark as its Latin reading, or null when it has no Cyrillic or Greek letter to read. */
+/**
+ * Latin spellings of one sound written alike (c/k before a, o, u; x/ks; ph/f; w/v; y/i; doubled
+ * letters once), so LEXUS and ЛЕКСУС (LEKSUS), COCA-COLA and КОКА-КОЛА (KOKA-KOLA) compare equal
+ * letter by letter where a Double Metaphone code alone would also pair MARIO with МИР (MR).
+ */
+function spokenSpelling(compact: string): string {
+  return compact
+    .replace(/ph/g, 'f')
+    .replace(/ck/g, 'k')
+    .replace(/c(?=[aou]|$)/g, 'k')
+    .replace(/q/g, 'k')
+    .replace(/x/g, 'ks')
+    .replace(/w/g, 'v')
+    .replace(/y/g, 'i')
+    .replace(/(.)\1+/g, '$1');
+}
+
+/** A reading compared by its letters, not by look-alikes: a reading is heard, never seen. */
+const asRead = (prepared: Prepared): Prepared => ({ ...prepared, visual: prepared.compact });
+
 function prepareReading(text: string): Prepared | null {
   const reading = latinReading(text);
   return reading === null ? null : prepare(reading, soundOfReading);
@@ -229,8 +258,9 @@ function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
  * mark reads as itself), when it says more than the signals of the marks' own letters.
  */
 function transliterationSignal(a: Prepared, b: Prepared, readA: Prepared, readB: Prepared, own: readonly SimilaritySignal[]): SimilaritySignal | null {
-  const [strongest] = textualSignals(readA, readB).sort((x, y) => y.strength - x.strength);
+  const [strongest] = textualSignals(asRead(readA), asRead(readB)).sort((x, y) => y.strength - x.strength);
   if (!strongest) return null;
+  if (strongest.type === 'phonetic' && jaroWinkler(spokenSpelling(readA.compact), spokenSpelling(readB.compact)) < READINGS_SOUND_ALIKE_FLOOR) return null;
   const strength = Math.min(TRANSLITERATION_CEILING, strongest.strength);
   if (own.some((signal) => signal.strength >= strength)) return null;
   const pairs: Array<[Prepared, Prepared]> = [

@@ -20,7 +20,7 @@ export { MAX_PAGE_SIZE, TOTAL_COUNT_CAP } from '../search-page';
 /**
  * What a mark whose whole text is the query's (folded, spaces ignored) adds to its relevance: far
  * more than word matches score (bm25 sums stay in the tens), so a clearance search for H&M lists
- * H & M, h&m and HM before the marks that merely contain an h- and an m-word.
+ * H & M and h&m before the marks that merely contain an h- and an m-word.
  */
 const EXACT_MARK_TEXT_BOOST = 1000;
 

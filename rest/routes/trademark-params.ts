@@ -122,7 +122,7 @@ export const TRADEMARK_SEARCH_CONTROL_PARAMS: readonly ParamSpec[] = [
     name: 'q',
     kind: { type: 'string', maxLength: 500 },
     description:
-      'Text query on mark text, owner names and goods/services; without sort, results rank by relevance, filing date breaking ties, and the marks whose whole text is the query (case, accents, spaces and punctuation aside: H&M, H & M and HM alike) come first. Every word is required, as written but for case, accents and the Latin letters without an accent folded to ASCII (ø→o, ł→l, æ→ae, ß→ss: "orsted" finds ØRSTED; other scripts are not transliterated): "coca cola" finds COCA-COLA, "cocacola" does not, nor does a one-letter variant; for look-alikes and other spellings use POST /v1/watches/preview with watch_type similarity (a clearance check, nothing created).',
+      'Text query on mark text, owner names and goods/services; without sort, results rank by relevance, filing date breaking ties, and the marks whose whole text is the query (case, accents and punctuation aside: for H&M, the marks H&M and H & M) come first among those found. Every word is required, as written but for case, accents and the Latin letters without an accent folded to ASCII (ø→o, ł→l, æ→ae, ß→ss: "orsted" finds ØRSTED; other scripts are not transliterated): "coca cola" finds COCA-COLA, "cocacola" does not, nor does a one-letter variant; for look-alikes and other spellings use POST /v1/watches/preview with watch_type similarity (a clearance check, nothing created).',
   },
   {
     name: 'sort',

@@ -167,6 +167,26 @@ describe('domain/similarity', () => {
       }
     });
 
+    it('a reading is heard: a shared Double Metaphone code without alike vowels, or a look-alike of the reading, is no match', () => {
+      // МИР reads MIR, КОТ KOT, ДОМ DOM, ЛУК LUK, ДАР DAR, ΗΡΑ IRA: each shares a Double
+      // Metaphone code (vowels dropped) with the Latin word, not its sound. Cross-script audit, 2026-11-27.
+      for (const [a, b] of [
+        ['MARIO', 'МИР'],
+        ['CAT', 'КОТ'],
+        ['KITE', 'КОТ'],
+        ['DIME', 'ДОМ'],
+        ['LOOK', 'ЛУК'],
+        ['DOOR', 'ДАР'],
+        ['ERA', 'ΗΡΑ'],
+        // КОРН reads KORN and МОДЕРН MODERN: rn is drawn like m in Latin letters, but nobody sees the reading.
+        ['KOM', 'КОРН'],
+        ['MODEM', 'МОДЕРН'],
+      ] as const) {
+        expect(score(a, b, [9], [9]).score, `${a}/${b}`).to.be.below(DEFAULT_SCORE_THRESHOLD);
+        expect(signalsOf(a, b), `${a}/${b}`).not.to.include('transliteration');
+      }
+    });
+
     it('Latin pairs are compared as before: no transliteration signal', () => {
       for (const [a, b] of [
         ['LEXUS', 'LEXIS'],
