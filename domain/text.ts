@@ -24,13 +24,13 @@ const NON_ASCII = /[\u0080-\uffff]/;
  * "cafe creme s a", "ØRSTED Straße" → "orsted strasse".
  */
 export function foldText(text: string): string {
-  const unaccented = text.normalize('NFKD').replace(/\p{M}/gu, '');
+  // Lowercased before the table, which folds some capitals and not their small letters (and the
+  // reverse: Ʀ and ʀ, Ɩ and ɩ): a fold must not depend on case, and folding a folded text must
+  // change nothing, or a party key refolded at an upgrade would differ from a key computed anew.
+  const unaccented = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   // Most text is ASCII once its accents are gone; the table is looked up only when it is not.
-  const latin = NON_ASCII.test(unaccented) ? asciiFolder.foldMaintaining(unaccented) : unaccented;
-  return latin
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  const latin = NON_ASCII.test(unaccented) ? asciiFolder.foldMaintaining(unaccented).toLowerCase() : unaccented;
+  return latin.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** The words of the folded text, in order, duplicates kept. */

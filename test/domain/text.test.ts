@@ -45,6 +45,27 @@ describe('domain/text', () => {
     expect(foldText('東京 ØRSTED')).to.equal('東京 orsted');
   });
 
+  it('folding a key of the earlier fold (accents and case only) gives what folding the original gives, and folding twice changes nothing, for every code point', () => {
+    // The party-key upgrade refolds stored keys (domain/party-keys.ts): it relies on both. Capitals
+    // the Latin table folds and whose small letters it does not (Ʀ/ʀ, Ɩ/ɩ, U+A7AA…) broke it (upgrade audit).
+    const earlierFold = (text: string): string =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    const broken: string[] = [];
+    for (let codePoint = 0x80; codePoint <= 0x2ffff; codePoint += 1) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      const word = `${String.fromCodePoint(codePoint)}ab`;
+      const folded = foldText(word);
+      if (foldText(folded) !== folded || foldText(earlierFold(word)) !== folded) broken.push(`U+${codePoint.toString(16).toUpperCase()}`);
+    }
+    expect(broken).to.deep.equal([]);
+    expect(foldText('ƦOCK Energy')).to.equal(foldText('ʀock energy'));
+  });
+
   it('splits the folded text into words', () => {
     expect(foldedWords('Coca-Cola® Zero')).to.deep.equal(['coca', 'cola', 'zero']);
     expect(foldedWords(' ,; ')).to.deep.equal([]);
