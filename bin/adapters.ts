@@ -96,7 +96,8 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
     : createEmbeddedKeyValue({ path: join(config.dataDir, 'kv.sqlite') });
   await store.ensureIndexes(STORE_INDEXES);
   // Before anything ingests: a party key of an older fold would not match and make a duplicate.
-  await upgradePartyKeys(store);
+  const refolded = await upgradePartyKeys(store);
+  if (refolded > 0) process.stderr.write(`marque: refolded the keys of ${refolded} parties (owners, attorneys, firms, entities) to the current text fold\n`);
   // The demo's logos are rendered into the MediaStore when first read (workers/ingest/generated-logos.ts).
   const media = withGeneratedLogos(createEmbeddedMediaStore({ directory: mediaDirectory(config.dataDir), store }), store);
   return { store, search, kv, media, images: new ImageIndex({ store, directory: join(config.dataDir, 'image-index') }) };

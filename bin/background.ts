@@ -95,7 +95,9 @@ export async function createBackgroundWorkers(adapters: Adapters, options: Backg
   const log = options.log ?? logToStderr;
   const indexer = new SearchIndexer(adapters.store, adapters.search, (error) => log('indexer failed', error));
   await indexer.ensureIndexes((index) =>
-    log(`marque: writing the search index "${index}" again from the store (new or upgraded, or a refill cut short); serving starts when it is done`),
+    log(
+      `marque: writing the search index "${index}" again from the store (new or upgraded, or a refill cut short); this process starts its work when it is done`,
+    ),
   );
   const retention = new Retention(
     adapters.store,

@@ -159,6 +159,14 @@ export class UnsupportedQueryError extends Error {
   override readonly name = 'UnsupportedQueryError';
 }
 
+/**
+ * A query's `snapshot` was taken before the index was recreated (an upgrade's refill numbers its
+ * documents anew), so it no longer says which documents a page walk had seen.
+ */
+export class StaleSnapshotError extends Error {
+  override readonly name = 'StaleSnapshotError';
+}
+
 // ---------------------------------------------------------------------------------------------
 // SearchIndex: typed queries over flat index documents.
 // ---------------------------------------------------------------------------------------------
@@ -247,7 +255,8 @@ export interface SearchQuery {
   limit: number;
   /**
    * Only documents first indexed at or before this sequence number (pins a pagination snapshot:
-   * inserts after the first page never appear in later pages).
+   * inserts after the first page never appear in later pages). One taken before the index was
+   * recreated is refused with StaleSnapshotError.
    */
   snapshot?: number;
   /** When set, also count matches, stopping at this cap (10,000 for public totals). */

@@ -3,9 +3,11 @@
  * cursor bound to the list and its arguments, and an optional capped total. Returns IDs; callers
  * load the records through their DataLoaders (deleted records drop out silently).
  */
-import type { ScoreBoost, SearchFilter, SearchSort } from '../datasources/ports';
+import { StaleSnapshotError, type ScoreBoost, type SearchFilter, type SearchQuery, type SearchResult, type SearchSort } from '../datasources/ports';
+import { ApiError } from '../domain/errors';
 import type { RequestContext } from './context';
 import { pageLimit } from './page-limit';
+import type { CursorPosition } from './cursors';
 
 /** Totals above this are reported as approximate (spec: 10,000 cap on deep search). */
 export const TOTAL_COUNT_CAP = 10_000;
@@ -38,11 +40,23 @@ export interface IdPage {
   pagination: Pagination;
 }
 
+/** Runs a page's query; a cursor's snapshot of an index recreated since (an upgrade) has expired. */
+async function searchFrom(position: CursorPosition | null, ctx: RequestContext, query: SearchQuery): Promise<SearchResult> {
+  try {
+    return await ctx.services.search.search(query);
+  } catch (error) {
+    if (position === null || !(error instanceof StaleSnapshotError)) throw error;
+    throw new ApiError('cursor_expired', 'cursor: was issued before the search index was rebuilt (after an upgrade); run the query again from the first page', {
+      parameter: 'cursor',
+    });
+  }
+}
+
 export async function searchIdPage(query: SearchPageQuery, ctx: RequestContext): Promise<IdPage> {
   const limit = pageLimit(query.limit, query.maxLimit);
   const position = query.cursor ? ctx.services.cursors.decode(query.cursor, query.binding) : null;
   const includeTotal = query.include_total === true;
-  const result = await ctx.services.search.search({
+  const result = await searchFrom(position, ctx, {
     index: query.index,
     text: query.text,
     textFields: query.textFields,

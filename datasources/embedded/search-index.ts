@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { openPrivateDatabase, useWriteAheadLog } from './sqlite-file';
 import {
+  StaleSnapshotError,
   UnsupportedQueryError,
   type EnsuredIndex,
   type IndexDefinition,
@@ -39,6 +40,8 @@ export interface EmbeddedSearchIndexOptions {
 interface OpenIndex {
   layout: IndexLayout;
   writer: IndexWriter;
+  /** Snapshots at or below it were taken of tables since dropped (ensureTables). */
+  baseSequence: number;
 }
 
 type Row = Record<string, string | number | null>;
@@ -174,13 +177,13 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     async ensureIndex(definition: IndexDefinition): Promise<EnsuredIndex> {
       const layout = layoutFor(definition);
       keptMatches.noteWrite();
-      const needsRefill = ensureTables(db, layout);
+      const { needsRefill, baseSequence } = ensureTables(db, layout);
       if (options.bulkLoad) deferSecondaryIndexes(layout);
       statements.clear();
       const writer = createIndexWriter(db, layout);
       // An index opened already grown has its statistics; refresh them only once it grows again.
       sequenceAtLastStatistics = Math.max(sequenceAtLastStatistics, writer.currentSequence());
-      indexes.set(definition.name, { layout, writer });
+      indexes.set(definition.name, { layout, writer, baseSequence });
       return { needsRefill };
     },
 
@@ -202,8 +205,12 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     },
 
     async search(query: SearchQuery): Promise<SearchResult> {
-      const { layout, writer } = queryable(query.index);
+      const { layout, writer, baseSequence } = queryable(query.index);
       assertValidQuery(layout.definition, query);
+      // A snapshot of these tables is above the sequence they were created at: every page walk saw a document.
+      if (query.snapshot !== undefined && baseSequence > 0 && query.snapshot <= baseSequence) {
+        throw new StaleSnapshotError(`snapshot ${query.snapshot} predates the index "${query.index}", recreated at sequence ${baseSequence}`);
+      }
       const snapshot = query.snapshot ?? writer.currentSequence();
       const text = textPlan(layout, query);
       const sql = searchSql(layout, query, snapshot, text.unranked, text.kept);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { COLLECTIONS, type TrademarkDoc } from '../../domain/records';
+import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import { startTestApp, type TestApp } from '../support/harness';
+import { SearchIndexer } from '../../workers/indexer';
 
 interface ListBody {
   data: Array<{ id: string; filing_date: string }>;
@@ -46,6 +48,24 @@ describe('REST: cursors pin a snapshot', function () {
 
     const fresh = (await (await app.get('/v1/trademarks?offices=US&sort=filing_date&limit=1')).json()) as ListBody;
     expect(fresh.data[0]?.id).to.equal(inserted._id);
+  });
+
+  it('refuses a cursor issued before an upgrade rebuilt the search index (400 cursor_expired), rather than skipping marks', async () => {
+    const path = '/v1/trademarks?offices=US,EM,GB&sort=filing_date&limit=5';
+    const first = (await (await app.get(path)).json()) as ListBody;
+    // The upgrade: an index definition of another revision recreates the tables, and the start refills them.
+    await app.adapters.search.ensureIndex({ ...TRADEMARK_INDEX, revision: (TRADEMARK_INDEX.revision ?? 0) + 1 });
+    await new SearchIndexer(app.adapters.store, app.adapters.search, (error) => {
+      throw error;
+    }).ensureIndexes();
+    const stale = await app.get(`${path}&cursor=${encodeURIComponent(first.pagination.cursor as string)}`);
+    const body = (await stale.json()) as { error: { type: string; detail: string; parameter?: string } };
+    expect(stale.status).to.equal(400);
+    expect(body.error.type).to.equal('cursor_expired');
+    expect(body.error.detail).to.contain('cursor');
+    // Starting over pages through the rebuilt index as before.
+    const again = (await (await app.get(path)).json()) as ListBody;
+    expect(again.data.map((row) => row.id)).to.deep.equal(first.data.map((row) => row.id));
   });
 
   it('skips marks deleted after the first page silently', async () => {

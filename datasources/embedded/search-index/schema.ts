@@ -150,36 +150,61 @@ function reconcileSecondaryIndexes(db: Database.Database, layout: IndexLayout): 
  * another revision was stored, its tables are dropped and recreated empty: the index is derived data (contentless FTS
  * cannot be rebuilt in place), so the indexer must then feed it again from the DocumentStore.
  * A definition that differs only in its compound indexes keeps the data and adjusts the indexes.
- * True when the tables were created (empty) or a refill they asked for is not marked done
+ * Asks for a refill when the tables were created (empty) or a refill they asked for is not marked done
  * (`markFilled`): the mark is written in the transaction that creates them, so a process stopped
  * before its refill finished leaves the next start to refill. The stored definition is read inside the write
  * transaction: two processes started together on one data directory (`serve` beside
  * `marque worker`) would otherwise both find none, and the second's CREATE TABLE would fail.
  */
-export function ensureTables(db: Database.Database, layout: IndexLayout): boolean {
+export function ensureTables(db: Database.Database, layout: IndexLayout): EnsuredTables {
   const wanted = JSON.stringify(layout.definition);
-  const ensure = db.transaction((): boolean => {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} (name TEXT PRIMARY KEY, definition TEXT NOT NULL, filled INTEGER NOT NULL DEFAULT 1)`);
-    // Files written before refills were marked have no column: their indexes count as filled.
+  const ensure = db.transaction((): EnsuredTables => {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${DEFINITIONS_TABLE} ` +
+        '(name TEXT PRIMARY KEY, definition TEXT NOT NULL, filled INTEGER NOT NULL DEFAULT 1, base_sequence INTEGER NOT NULL DEFAULT 0)',
+    );
+    // Files written before refills were marked or sequences carried over lack the columns: their
+    // indexes count as filled, numbered from the start.
     const columns = db.prepare(`SELECT name FROM pragma_table_info('${DEFINITIONS_TABLE}')`).pluck().all() as string[];
     if (!columns.includes('filled')) db.exec(`ALTER TABLE ${DEFINITIONS_TABLE} ADD COLUMN filled INTEGER NOT NULL DEFAULT 1`);
-    const row = db.prepare(`SELECT definition, filled FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
-      { definition: string; filled: number } | undefined;
+    if (!columns.includes('base_sequence')) db.exec(`ALTER TABLE ${DEFINITIONS_TABLE} ADD COLUMN base_sequence INTEGER NOT NULL DEFAULT 0`);
+    const row = db.prepare(`SELECT definition, filled, base_sequence FROM ${DEFINITIONS_TABLE} WHERE name = ?`).get(layout.definition.name) as
+      { definition: string; filled: number; base_sequence: number } | undefined;
     const stored = row ? (JSON.parse(row.definition) as IndexDefinition) : undefined;
     const keep = stored !== undefined && tableShape(stored) === tableShape(layout.definition);
+    let baseSequence = row?.base_sequence ?? 0;
     if (keep) {
       reconcileSecondaryIndexes(db, layout);
     } else {
+      // The new tables number their documents on from the old ones' last sequence: a snapshot of
+      // the old tables (in a cursor) is then below every new one, and refused rather than misread.
+      baseSequence = stored ? lastSequence(db, layoutFor(stored).mainTable) : 0;
       if (stored) dropStatements(layoutFor(stored)).forEach((sql) => db.exec(sql));
       creationStatements(layout).forEach((sql) => db.exec(sql));
+      if (baseSequence > 0) db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(layout.mainTable, baseSequence);
     }
     const filled = keep && row?.filled === 1;
-    if (row?.definition !== wanted || row.filled !== Number(filled)) {
-      db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition, filled) VALUES (?, ?, ?)`).run(layout.definition.name, wanted, Number(filled));
+    if (row?.definition !== wanted || row.filled !== Number(filled) || row.base_sequence !== baseSequence) {
+      db.prepare(`INSERT OR REPLACE INTO ${DEFINITIONS_TABLE} (name, definition, filled, base_sequence) VALUES (?, ?, ?, ?)`).run(
+        layout.definition.name,
+        wanted,
+        Number(filled),
+        baseSequence,
+      );
     }
-    return !filled;
+    return { needsRefill: !filled, baseSequence };
   });
   return ensure.immediate();
+}
+
+export interface EnsuredTables {
+  needsRefill: boolean;
+  /** The sequence the tables were created at (0 for the first tables): a cursor's snapshot at or below it was taken of tables since dropped. */
+  baseSequence: number;
+}
+
+function lastSequence(db: Database.Database, mainTable: string): number {
+  return (db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(mainTable) as number | undefined) ?? 0;
 }
 
 /** Records that the index's refill finished: `ensureTables` no longer asks for one. */

@@ -8,7 +8,7 @@ import { KeptMatches, type KeptSet, type MatchSet } from '../../../datasources/e
 import { searchSql } from '../../../datasources/embedded/search-index/query-sql';
 import { layoutFor } from '../../../datasources/embedded/search-index/schema';
 import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
-import { UnsupportedQueryError, type IndexDefinition } from '../../../datasources/ports';
+import { StaleSnapshotError, UnsupportedQueryError, type IndexDefinition } from '../../../datasources/ports';
 import { describeSearchIndexContract } from '../search-index.contract';
 import { openTogether } from '../../support/open-together';
 
@@ -75,6 +75,35 @@ describe('embedded SearchIndex on a file', () => {
     expect((await index.search({ index: 'things', filters: [], sort: [], limit: 10 })).hits).to.deep.equal([]);
     await index.upsert('things', [{ id: 'b', name: 'banana', size: 3 }]);
     expect((await index.search({ index: 'things', text: 'banana', filters: [], sort: [], limit: 10 })).hits.map((hit) => hit.id)).to.deep.equal(['b']);
+    await index.close();
+  });
+
+  it('numbers the documents of a recreated index on from the old tables, and refuses a snapshot of the old tables', async () => {
+    const path = join(directory, 'search.db');
+    const index = createEmbeddedSearchIndex({ path });
+    const definition: IndexDefinition = { name: 'things', fields: { name: { kind: 'text' }, size: { kind: 'number', sortable: true } } };
+    await index.ensureIndex(definition);
+    await index.upsert('things', [
+      { id: 'a', name: 'apple', size: 1 },
+      { id: 'b', name: 'banana', size: 2 },
+      { id: 'c', name: 'cherry', size: 3 },
+    ]);
+    const oldSnapshot = await index.currentSnapshot('things');
+    expect(oldSnapshot).to.equal(3);
+    // An upgrade: another revision recreates the tables, and the refill writes the documents again.
+    await index.ensureIndex({ ...definition, revision: 1 });
+    await index.upsert('things', [
+      { id: 'a', name: 'apple', size: 1 },
+      { id: 'b', name: 'banana', size: 2 },
+    ]);
+    expect(await index.currentSnapshot('things')).to.equal(5);
+    const failure = await index.search({ index: 'things', filters: [], sort: [], limit: 10, snapshot: oldSnapshot }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).to.be.instanceOf(StaleSnapshotError);
+    const current = await index.search({ index: 'things', filters: [], sort: [], limit: 10, snapshot: 5 });
+    expect(current.hits.map((hit) => hit.id)).to.deep.equal(['a', 'b']);
     await index.close();
   });
 
