@@ -194,14 +194,14 @@ export function createEmbeddedSearchIndex(options: EmbeddedSearchIndexOptions): 
     async upsert(index: string, docs: readonly IndexDocument[]): Promise<void> {
       const { writer } = opened(index);
       keptMatches.noteWrite();
-      db.transaction(() => writer.upsert(docs))();
+      db.transaction(() => writer.upsert(docs)).immediate();
       if (!deferred.has(index)) refreshStatisticsAfterGrowth(writer);
     },
 
     async remove(index: string, ids: readonly string[]): Promise<void> {
       const { writer } = opened(index);
       keptMatches.noteWrite();
-      db.transaction(() => writer.remove(ids))();
+      db.transaction(() => writer.remove(ids)).immediate();
     },
 
     async search(query: SearchQuery): Promise<SearchResult> {

@@ -11,6 +11,7 @@ import { TRADEMARK_INDEX } from '../../../datasources/index-definitions';
 import { StaleSnapshotError, UnsupportedQueryError, type IndexDefinition } from '../../../datasources/ports';
 import { describeSearchIndexContract } from '../search-index.contract';
 import { openTogether } from '../../support/open-together';
+import { WRITE_TOGETHER_DEFINITION, writeTogether } from '../../support/write-together';
 
 describeSearchIndexContract('embedded SQLite', async () => createEmbeddedSearchIndex({ path: ':memory:' }));
 
@@ -320,6 +321,18 @@ describe('embedded SearchIndex on a file', () => {
     const creators = new Set<string>();
     for (const outcome of outcomes) if ('created' in outcome && outcome.created) creators.add(outcome.path);
     expect(creators.size).to.equal(12);
+  });
+
+  it('lets processes write one index at the same moment (two refills after an upgrade), none failing on the lock', async function () {
+    this.timeout(120_000);
+    const path = join(directory, 'together.sqlite');
+    const errors = await writeTogether(path, 3, 30, 300);
+    expect(errors).to.deep.equal([]);
+    const index = createEmbeddedSearchIndex({ path });
+    await index.ensureIndex(WRITE_TOGETHER_DEFINITION);
+    const { total } = await index.search({ index: WRITE_TOGETHER_DEFINITION.name, filters: [], sort: [], limit: 0, countUpTo: 100_000 });
+    expect(total?.value).to.equal(3 * 30 * 300);
+    await index.close();
   });
 
   it('refuses to search an index that was not ensured', async () => {
