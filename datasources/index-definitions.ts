@@ -14,12 +14,14 @@
  *     too (ø→o, ł→l, ß→ss: domain/text.ts), which changes every index's folded text fields and the
  *     keys derived from the fold (`mark_keys`, `mark_text_key`, and `sort_name` from the refolded
  *     canonical names).
+ * 5 — trademarks: the visual key reads small Cyrillic and Greek letters drawn like a Latin letter
+ *     other than their capital's as that letter (νolvo's is volvo).
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
-  revision: 4,
+  revision: 5,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },

@@ -145,14 +145,54 @@ const LATIN_LOOKING_CAPITALS: Readonly<Record<string, string>> = {
   Χ: 'X',
 };
 
-/** The text with its Cyrillic and Greek letters drawn as the Latin capitals they look like (accents apart). */
-function withLatinLookingCapitals(text: string): string {
-  return text.normalize('NFD').replace(/[\p{Script=Cyrillic}\p{Script=Greek}]/gu, (letter) => LATIN_LOOKING_CAPITALS[letter.toUpperCase()] ?? letter);
+/**
+ * Small Cyrillic and Greek letters drawn as a Latin letter unlike what their capital is drawn as
+ * (the same table's small-letter entries: ν looks like v where Ν is N, υ like u, г like r, σ like
+ * o), so a mark written in small letters (νolvo) is read as it is written; other small letters
+ * are looked up by their capital.
+ */
+const LATIN_LOOKING_SMALL_LETTERS: Readonly<Record<string, string>> = {
+  α: 'a',
+  γ: 'y',
+  ι: 'i',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  σ: 'o',
+  υ: 'u',
+  а: 'a',
+  г: 'r',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ј: 'j',
+  ѵ: 'v',
+  ү: 'y',
+  һ: 'h',
+  ӏ: 'i',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+};
+
+/** The text with its Cyrillic and Greek letters drawn as the Latin letters they look like (accents apart). */
+function withLatinLookingLetters(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(
+      /[\p{Script=Cyrillic}\p{Script=Greek}]/gu,
+      (letter) => LATIN_LOOKING_SMALL_LETTERS[letter] ?? LATIN_LOOKING_CAPITALS[letter.toUpperCase()] ?? letter,
+    );
 }
 
 /** The mark as it looks: folded, spaces gone, look-alikes read alike (across scripts too). */
 export function visualForm(text: string): string {
-  return LOOKALIKES.reduce((form, [pattern, letter]) => form.replace(pattern, letter), wordsOf(withLatinLookingCapitals(text)).join(''));
+  return LOOKALIKES.reduce((form, [pattern, letter]) => form.replace(pattern, letter), wordsOf(withLatinLookingLetters(text)).join(''));
 }
 
 /** Digits read as the letters they pass for, before a word is sounded out (letters stay letters). */

@@ -219,7 +219,10 @@ describe('domain/similarity', () => {
         expect(score(a, b).score, `${a}/${b}`).to.equal(0.95);
         expect(sharesKey(a, b), `${a}/${b}`).to.equal(true);
       }
-      // Lowercase letters are compared by their capitals: в is drawn В, like B.
+      // Small letters the table lists are read as written (ν looks like v, υ like u, г like r); the
+      // others by their capital: в is drawn В, like B.
+      expect(visualForm('νolvo')).to.equal('volvo');
+      expect(visualForm('υгл')).to.equal('urл');
       expect(visualForm('вох')).to.equal('box');
       // Ж, Л, Ф are drawn like no Latin letter.
       expect(visualForm('ЖУРНАЛ')).to.equal('жyphaл');
