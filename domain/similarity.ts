@@ -8,7 +8,7 @@
  *
  * - exact: the same letters once case, accents, spaces and punctuation are folded away (1.0);
  * - visual: the same once look-alike characters are read alike (0/O, 1/l/I, 5/S, rn/m, vv/w, and
- *   Cyrillic or Greek capitals drawn as Latin ones: АРРLE / APPLE): 0.95;
+ *   Cyrillic or Greek letters drawn as Latin ones: АРРLE / APPLE, νolvo / VOLVO): 0.95;
  * - phonetic: the same Double Metaphone code for the whole mark (LEXUS/LEXIS, KWIK/QUICK): 0.9;
  *   or for some of the protected mark's words: 0.85 × the share of its words that sound alike;
  * - word_order: the same words in another order (SUN RISE / RISE SUN): 0.9;
