@@ -7,7 +7,8 @@
  *   10,000 cap, past it `estimate_basis: lower_bound` (a decision: the spec names only the
  *   upper-bound basis, and a capped count is a lower bound).
  * - similarity: candidates from the SearchIndex, by the mark's words (full text), by either half
- *   of its text (one letter off) and by its phonetic and visual keys (`mark_keys`), within the
+ *   of its text or, for a short mark, any of its trigrams (one letter off) and by its phonetic and
+ *   visual keys (`mark_keys`), within the
  *   filters (marks in another script come by the keys alone: those of a Cyrillic or Greek mark
  *   include its Latin reading's); each scored with the evaluator's own scoring, kept from
  *   `score_threshold` up. When candidates were capped or the budget ran out while scoring, the
@@ -24,7 +25,7 @@
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { SearchFilter } from '../../datasources/ports';
 import { ApiError } from '../../domain/errors';
-import { markKeys } from '../../domain/mark-keys';
+import { markKeys, trigrams } from '../../domain/mark-keys';
 import type { TrademarkDoc, WatchDoc, WatchQuery } from '../../domain/records';
 import { scoreSimilarity } from '../../domain/similarity';
 import { foldText } from '../../domain/text';
@@ -112,15 +113,17 @@ async function previewFilter(query: WatchQuery, limit: number, budget: Budget, c
 const MIN_HALF_LENGTH = 4;
 
 /**
- * The two halves of the folded mark text: a mark one letter off (one changed, added or dropped,
- * KENTRIVOX for ZENTRIVOX) still holds one of them whole, where it holds neither the word nor,
- * often, its phonetic or visual key. The evaluator catches such marks by shared trigrams
- * (workers/watches/match.ts), so the preview must find them too.
+ * What a mark one letter off (one changed, added or dropped) still holds whole, where it holds
+ * neither the word nor, often, its phonetic or visual key: either half of the folded mark text
+ * (KENTRIVOX for ZENTRIVOX), or, for a text too short to halve, one of its trigrams (PIKE for
+ * NIKE). The evaluator catches such marks by shared trigrams (workers/watches/match.ts), so the
+ * preview must find them too.
  */
-function textHalves(q: string): string[] {
+function candidateFragments(q: string): string[] {
   const folded = foldText(q);
   const middle = Math.floor(folded.length / 2);
-  return [folded.slice(0, middle).trim(), folded.slice(middle).trim()].filter((half) => half.replace(/\s+/g, '').length >= MIN_HALF_LENGTH);
+  const halves = [folded.slice(0, middle).trim(), folded.slice(middle).trim()].filter((half) => half.replace(/\s+/g, '').length >= MIN_HALF_LENGTH);
+  return halves.length > 0 ? halves : trigrams(q);
 }
 
 async function previewSimilarity(query: WatchQuery, limit: number, budget: Budget, ctx: RequestContext): Promise<Preview> {
@@ -128,9 +131,9 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
   const filters = watchSearchFilters(query);
   const { search } = ctx.services;
   const keyFilter: SearchFilter = { field: 'mark_keys', op: 'in', values: markKeys(q) };
-  const halves = textHalves(q);
-  const halfFilter: SearchFilter = { op: 'or', filters: halves.map((text): SearchFilter => ({ field: 'mark_text', op: 'match', text })) };
-  const [byText, byKeys, byHalves] = await budget.within(
+  const fragments = candidateFragments(q);
+  const fragmentFilter: SearchFilter = { op: 'or', filters: fragments.map((text): SearchFilter => ({ field: 'mark_text', op: 'match', text })) };
+  const [byText, byKeys, byFragments] = await budget.within(
     Promise.all([
       search.search({
         index: TRADEMARK_INDEX.name,
@@ -141,13 +144,13 @@ async function previewSimilarity(query: WatchQuery, limit: number, budget: Budge
         limit: SIMILARITY_CANDIDATES,
       }),
       search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, keyFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
-      halves.length === 0
+      fragments.length === 0
         ? { hits: [] }
-        : search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, halfFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
+        : search.search({ index: TRADEMARK_INDEX.name, filters: [...filters, fragmentFilter], sort: [], limit: SIMILARITY_CANDIDATES }),
     ]),
   );
-  const capped = [byText, byKeys, byHalves].some((result) => result.hits.length >= SIMILARITY_CANDIDATES);
-  const candidateIds = [...new Set([...byText.hits, ...byKeys.hits, ...byHalves.hits].map((hit) => hit.id))];
+  const capped = [byText, byKeys, byFragments].some((result) => result.hits.length >= SIMILARITY_CANDIDATES);
+  const candidateIds = [...new Set([...byText.hits, ...byKeys.hits, ...byFragments.hits].map((hit) => hit.id))];
   const classes = (query.filters?.niceClasses as number[] | undefined) ?? [];
   const threshold = query.score_threshold ?? 0;
   const scores = new Map<string, number>();

@@ -307,6 +307,19 @@ describe('watches and alerts (issue 15)', function () {
       expect(preview.data.map((mark) => mark.id)).to.include.members([first, last]);
     });
 
+    it('the preview of a mark too short to halve lists the one-letter-off marks its watch alerts on', async () => {
+      // VOKE and ROKE share no phonetic key (FK, RK) nor look-alike form, and VOKE has no half of
+      // four letters; they differ by one letter of four (typo 0.75), and share the trigram oke.
+      const query = { q: 'VOKE', filters: { offices: ['em'] } };
+      const watch = await createWatch({ watch_type: 'similarity', query });
+      const oneOff = await add('ROKE', 'EM', [9]);
+      await evaluate();
+      expect((await alertsOf(watch.id)).map((alert) => alert.trademark_id)).to.include(oneOff);
+      await app.indexer.catchUp();
+      const preview = await ok<{ data: Array<{ id: string }> }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query }));
+      expect(preview.data.map((mark) => mark.id)).to.include(oneOff);
+    });
+
     it('a mark spelled in Cyrillic or Greek letters drawn like Latin ones alerts on a Latin watch as a look-alike, and the preview lists it', async () => {
       const query = { q: 'BYPEX', filters: { offices: ['em'] } };
       const watch = await createWatch({ watch_type: 'similarity', query });
