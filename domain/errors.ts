@@ -66,7 +66,7 @@ export const ERROR_CATALOG = {
     status: 409,
     title: 'Conflict',
     retryable: false,
-    suggestion: 'Use a new Idempotency-Key for a request with a different body.',
+    suggestion: 'Use a new Idempotency-Key for a different request, after checking whether the request first sent with this key took effect.',
   },
   idempotency_processing: {
     status: 409,

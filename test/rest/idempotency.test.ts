@@ -97,7 +97,7 @@ describe('idempotency: pure rules', () => {
 interface Envelope {
   id?: string;
   request_id: string;
-  error?: { type: string; detail: string; retryable: boolean; parameter?: string };
+  error?: { type: string; detail: string; retryable: boolean; parameter?: string; suggestion?: string };
 }
 
 /** Runs the HTTP suite over one KeyValue adapter. */
@@ -210,6 +210,7 @@ function describeOverHttp(label: string, openKv: () => Promise<KeyValue>): void 
       expect(response.status).to.equal(409);
       expect(body.error?.type).to.equal('conflict');
       expect(body.error?.detail).to.contain('upgraded').and.to.contain('check whether the first request took effect');
+      expect(body.error?.suggestion).to.contain('checking whether the request first sent with this key took effect');
       expect(executions).to.equal(2);
     });
 
