@@ -134,7 +134,9 @@ export async function seedAndIndex(
     await bulk.search.ensureIndex(TRADEMARK_INDEX);
     // The thread wrote every mark: the index needs no refill at the next start.
     if (thread) await bulk.search.markFilled(TRADEMARK_INDEX.name);
-    await indexer.ensureIndexes();
+    // Ensured only: the rebuild below writes (and marks filled) every one of them, which a refill
+    // by ensureIndexes would have done a first time.
+    for (const projection of projections) await bulk.search.ensureIndex(projection.index);
     const bars = new Map<string, ProgressBar>();
     await indexer.rebuild((index, done) => {
       let bar = bars.get(index);
