@@ -20,7 +20,7 @@ export function openPrivateDatabase(path: string): Database.Database {
 }
 
 /** SQLITE_BUSY or one of its extended codes: another connection holds a lock this one needs. */
-function isBusyError(error: unknown): boolean {
+export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

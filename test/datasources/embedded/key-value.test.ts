@@ -177,6 +177,58 @@ describe('embedded KeyValue persistence', () => {
     }
   });
 
+  describe('operations asked for in one turn of the event loop', () => {
+    /** Frames in the write-ahead log: one per page a commit writes (24-byte frame header + the page). */
+    const walFrames = (file: string): number => {
+      const pageBytes = new Database(file, { readonly: true }).pragma('page_size', { simple: true }) as number;
+      return Math.max(0, fs.statSync(`${file}-wal`).size - 32) / (24 + pageBytes);
+    };
+
+    it('share one commit: fifty window checks of one key write its pages once, not fifty times', async () => {
+      const file = path.join(directory, 'kv.sqlite');
+      const store = createEmbeddedKeyValue({ path: file });
+      const check = { key: 'plan:org_1:read', limit: 1_000, windowMs: 60_000 };
+      await store.consumeWindows([check], 1, Date.now());
+      const before = walFrames(file);
+      const nowMs = Date.now();
+      const decisions = await Promise.all(Array.from({ length: 50 }, (_, index) => store.consumeWindows([check], 1, nowMs + index)));
+      // Each check saw the ones asked for before it, in order, as if run one after another.
+      expect(decisions.map((decision) => decision.windows[0]!.used)).to.deep.equal(Array.from({ length: 50 }, (_, index) => index + 2));
+      // Separate commits would write the window's row page and its log page each time: 100 frames.
+      expect(walFrames(file) - before).to.be.below(10);
+      await store.close();
+    });
+
+    it('undo only the one that fails, and a read asked for after a write sees it', async () => {
+      const store = createEmbeddedKeyValue({ path: path.join(directory, 'kv.sqlite') });
+      await store.set('text', 'not a number');
+      const [counted, failed, stored, read] = await Promise.allSettled([
+        store.increment('count', 2),
+        store.increment('text', 1),
+        store.set('after', 'yes'),
+        store.get('after'),
+      ]);
+      expect(counted).to.deep.equal({ status: 'fulfilled', value: 2 });
+      expect(failed.status).to.equal('rejected');
+      expect(stored).to.deep.equal({ status: 'fulfilled', value: true });
+      expect(read).to.deep.equal({ status: 'fulfilled', value: 'yes' });
+      expect(await store.get('count')).to.equal('2');
+      expect(await store.get('text')).to.equal('not a number');
+      await store.close();
+    });
+
+    it('are committed by close, when it is asked for in the same turn', async () => {
+      const file = path.join(directory, 'kv.sqlite');
+      const store = createEmbeddedKeyValue({ path: file });
+      const written = store.set('last', 'kept');
+      await store.close();
+      expect(await written).to.equal(true);
+      const reopened = createEmbeddedKeyValue({ path: file });
+      expect(await reopened.get('last')).to.equal('kept');
+      await reopened.close();
+    });
+  });
+
   it('creates the directory of the file when missing', async () => {
     const store = createEmbeddedKeyValue({ path: path.join(directory, 'nested', 'kv.sqlite') });
     await store.ping();
