@@ -150,7 +150,8 @@ const LATIN_LOOKING_CAPITALS: Readonly<Record<string, string>> = {
  * Small Cyrillic and Greek letters drawn as a Latin letter unlike what their capital is drawn as
  * (the same table's small-letter entries: ν looks like v where Ν is N, υ like u, г like r, σ like
  * o), so a mark written in small letters (νolvo) is read as it is written; other small letters
- * are looked up by their capital.
+ * are looked up by their capital. η is not one of them: the table maps it to ƞ (U+019E, n with a
+ * long right leg), not to n, so ηike is a typo of NIKE, not a look-alike.
  */
 const LATIN_LOOKING_SMALL_LETTERS: Readonly<Record<string, string>> = {
   α: 'a',
