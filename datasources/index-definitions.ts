@@ -16,12 +16,14 @@
  *     canonical names).
  * 5 — trademarks: the visual key reads small Cyrillic and Greek letters drawn like a Latin letter
  *     other than their capital's as that letter (νolvo's is volvo).
+ * 6 — trademarks: the `mark_keys` of a Cyrillic or Greek mark add those of its other customary
+ *     readings (domain/transliteration `latinReadings`: ШКОДА's include SKODA's).
  */
 import type { IndexDefinition } from './ports';
 
 export const TRADEMARK_INDEX: IndexDefinition = {
   name: 'trademarks',
-  revision: 5,
+  revision: 6,
   fields: {
     mark_text: { kind: 'text', boost: 4 },
     owner_names: { kind: 'text', array: true, boost: 1 },

@@ -16,10 +16,11 @@
  *   (from 0.75 up: one slip in four letters);
  * - containment: one mark's words all inside the other, or one mark inside the other's letters
  *   (APPLE / APPLE MUSIC, NOVA / NOVATEC): 0.6 plus up to 0.3 for how much of the longer it is;
- * - transliteration: a mark in Cyrillic or Greek compared through its Latin reading
- *   (domain/transliteration), as examiners compare marks in different scripts: the strongest of
- *   the signals above between the readings, at most 0.9, so НОВАЛЮКС / NOVALUX (the readings
- *   NOVALYUKS and NOVALUX sound alike) scores as a phonetic match. A reading is heard, never
+ * - transliteration: a mark in Cyrillic or Greek compared through its Latin readings
+ *   (domain/transliteration: its reading and those of the other customary romanizations, at most
+ *   eight, so ШКОДА reads SHKODA and, in ISO 9, SKODA), as examiners compare marks in different
+ *   scripts: the strongest of the signals above between the readings, at most 0.9, so НОВАЛЮКС /
+ *   NOVALUX (the readings NOVALYUKS and NOVALUX sound alike) scores as a phonetic match. A reading is heard, never
  *   seen: readings are compared by their letters without the look-alike rules (KORN is not KOM),
  *   and a shared Double Metaphone code counts only when their spoken spellings are alike too
  *   (МИР, read MIR, and MARIO share the code MR but not their vowels). It is not 1 even when the
@@ -37,7 +38,7 @@ import doubleMetaphone from 'talisman/phonetics/double-metaphone';
 import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein';
 import jaroWinkler from 'talisman/metrics/jaro-winkler';
 import { foldedWords } from './text';
-import { latinReading } from './transliteration';
+import { latinReadings } from './transliteration';
 
 /** Every signal type, in the order the public contract lists them (alert `signals[].type`). */
 export const SIMILARITY_SIGNAL_TYPES = ['exact', 'phonetic', 'visual', 'typo', 'containment', 'word_order', 'transliteration', 'class_overlap'] as const;
@@ -149,7 +150,8 @@ const LATIN_LOOKING_CAPITALS: Readonly<Record<string, string>> = {
  * Small Cyrillic and Greek letters drawn as a Latin letter unlike what their capital is drawn as
  * (the same table's small-letter entries: ν looks like v where Ν is N, υ like u, г like r, σ like
  * o), so a mark written in small letters (νolvo) is read as it is written; other small letters
- * are looked up by their capital.
+ * are looked up by their capital. η is not one of them: the table maps it to ƞ (U+019E, n with a
+ * long right leg), not to n, so ηike is a typo of NIKE, not a look-alike.
  */
 const LATIN_LOOKING_SMALL_LETTERS: Readonly<Record<string, string>> = {
   α: 'a',
@@ -228,15 +230,16 @@ function prepare(text: string, sound: (word: string) => string[] = soundOf): Pre
   return { text, words, compact, visual: visualForm(text), sound: sound(compact), wordSounds: words.map(sound) };
 }
 
-/** The mark as its Latin reading, or null when it has no Cyrillic or Greek letter to read. */
 /**
- * Latin spellings of one sound written alike (c/k before a, o, u; x/ks; ph/f; w/v; y/i; doubled
- * letters once), so LEXUS and ЛЕКСУС (LEKSUS), COCA-COLA and КОКА-КОЛА (KOKA-KOLA) compare equal
- * letter by letter where a Double Metaphone code alone would also pair MARIO with МИР (MR).
+ * Latin spellings of one sound written alike (c/k before a, o, u; x/ks; ph/f; ee/i; w/v; y/i;
+ * doubled letters once), so LEXUS and ЛЕКСУС (LEKSUS), COCA-COLA and КОКА-КОЛА (KOKA-KOLA), JEEP
+ * and ДЖИП (JIP) compare equal letter by letter where a Double Metaphone code alone would also
+ * pair MARIO with МИР (MR).
  */
 function spokenSpelling(compact: string): string {
   return compact
     .replace(/ph/g, 'f')
+    .replace(/ee/g, 'i')
     .replace(/ck/g, 'k')
     .replace(/c(?=[aou]|$)/g, 'k')
     .replace(/q/g, 'k')
@@ -249,10 +252,8 @@ function spokenSpelling(compact: string): string {
 /** A reading compared by its letters, not by look-alikes: a reading is heard, never seen. */
 const asRead = (prepared: Prepared): Prepared => ({ ...prepared, visual: prepared.compact });
 
-function prepareReading(text: string): Prepared | null {
-  const reading = latinReading(text);
-  return reading === null ? null : prepare(reading, soundOfReading);
-}
+/** The mark's Latin readings (domain/transliteration: its reading first); none for a Latin mark. */
+const prepareReadings = (text: string): Prepared[] => latinReadings(text).map((reading) => prepare(reading, soundOfReading));
 
 function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
   const signals: SimilaritySignal[] = [];
@@ -293,14 +294,40 @@ function textualSignals(a: Prepared, b: Prepared): SimilaritySignal[] {
   return signals;
 }
 
-/**
- * The transliteration signal: the strongest signal between the marks' Latin readings (a Latin
- * mark reads as itself), when it says more than the signals of the marks' own letters.
- */
-function transliterationSignal(a: Prepared, b: Prepared, readA: Prepared, readB: Prepared, own: readonly SimilaritySignal[]): SimilaritySignal | null {
+/** The strongest signal between two readings, heard (a shared code needs alike spoken spellings too). */
+function readingSignal(readA: Prepared, readB: Prepared): SimilaritySignal | null {
   const [strongest] = textualSignals(asRead(readA), asRead(readB)).sort((x, y) => y.strength - x.strength);
   if (!strongest) return null;
   if (strongest.type === 'phonetic' && jaroWinkler(spokenSpelling(readA.compact), spokenSpelling(readB.compact)) < READINGS_SOUND_ALIKE_FLOOR) return null;
+  return strongest;
+}
+
+/**
+ * The transliteration signal: the strongest signal between the marks' Latin readings (a Latin
+ * mark reads as itself; a Cyrillic or Greek one by each customary convention, each reading of one
+ * mark against the other's first reading and the other way round), when it says more than the
+ * signals of the marks' own letters.
+ */
+function transliterationSignal(
+  a: Prepared,
+  b: Prepared,
+  readsA: readonly Prepared[],
+  readsB: readonly Prepared[],
+  own: readonly SimilaritySignal[],
+): SimilaritySignal | null {
+  const [firstA, firstB] = [readsA[0], readsB[0]];
+  if (!firstA || !firstB) return null;
+  const comparisons: Array<[Prepared, Prepared]> = [
+    ...readsA.map((readA): [Prepared, Prepared] => [readA, firstB]),
+    ...readsB.slice(1).map((readB): [Prepared, Prepared] => [firstA, readB]),
+  ];
+  let best: { strongest: SimilaritySignal; readA: Prepared; readB: Prepared } | null = null;
+  for (const [readA, readB] of comparisons) {
+    const signal = readingSignal(readA, readB);
+    if (signal && (!best || signal.strength > best.strongest.strength)) best = { strongest: signal, readA, readB };
+  }
+  if (!best) return null;
+  const { strongest, readA, readB } = best;
   const strength = Math.min(TRANSLITERATION_CEILING, strongest.strength);
   if (own.some((signal) => signal.strength >= strength)) return null;
   const pairs: Array<[Prepared, Prepared]> = [
@@ -315,11 +342,12 @@ export function scoreSimilarity(protectedMark: SimilarityInput, candidate: Simil
   const a = prepare(protectedMark.text);
   const b = prepare(candidate.text);
   const signals = textualSignals(a, b);
-  const [readingA, readingB] = [prepareReading(a.text), prepareReading(b.text)];
+  const [readingsA, readingsB] = [prepareReadings(a.text), prepareReadings(b.text)];
   // A Latin mark reads as itself, so a Latin pair's readings are the marks.
-  const [readA, readB] = [readingA ?? a, readingB ?? b];
-  if (readingA || readingB) {
-    const transliteration = transliterationSignal(a, b, readA, readB, signals);
+  const [readsA, readsB] = [readingsA.length > 0 ? readingsA : [a], readingsB.length > 0 ? readingsB : [b]];
+  const [readA, readB] = [readsA[0] ?? a, readsB[0] ?? b];
+  if (readingsA.length > 0 || readingsB.length > 0) {
+    const transliteration = transliterationSignal(a, b, readsA, readsB, signals);
     if (transliteration) signals.push(transliteration);
   }
   const floor = readA.compact.length > 0 && readB.compact.length > 0 ? JARO_WINKLER_WEIGHT * jaroWinkler(readA.compact, readB.compact) : 0;
@@ -343,12 +371,12 @@ export function scoreSimilarity(protectedMark: SimilarityInput, candidate: Simil
 
 /**
  * Candidate keys of a mark: the Double Metaphone codes of each word and of the whole mark, and
- * its look-alike form; for a mark in Cyrillic or Greek, those of its Latin reading as well. Two
- * marks the scoring would call phonetic or visual matches, directly or through their readings,
- * share a key.
+ * its look-alike form; for a mark in Cyrillic or Greek, those of each of its Latin readings as
+ * well. Two marks the scoring would call phonetic or visual matches, directly or through their
+ * readings, share a key.
  */
 export function similarityKeys(text: string): { phonetic: string[]; visual: string[] } {
-  const forms = [prepare(text), prepareReading(text)].filter((form): form is Prepared => form !== null && form.compact.length > 0);
+  const forms = [prepare(text), ...prepareReadings(text)].filter((form) => form.compact.length > 0);
   return {
     phonetic: [...new Set(forms.flatMap((form) => [...form.sound, ...form.wordSounds.flat()]))],
     visual: [...new Set(forms.map((form) => form.visual))],

@@ -25,6 +25,16 @@
  *
  * A run of Cyrillic or Greek letters counts as a word: marks are rarely written in two scripts
  * within one word.
+ *
+ * That is the reading (`latinReading`). Letters with other customary romanizations give other
+ * readings (`latinReadings`), one per convention below (BGN/PCGN, ICAO 9303, the Ukrainian
+ * system, ISO 9, foreign names as Cyrillic and Greek spell them, French), at most MAX_READINGS:
+ * a Latin mark and its Cyrillic or Greek spelling often meet in one of them only (ШКОДА / SKODA,
+ * ДЖИП / JEEP, ГОВЕРЛА / HOVERLA, ΜΑΡΛΜΠΟΡΟ / MARLBORO). A convention's letters that make native
+ * words read as unrelated Latin ones are left out where noted. Greek χ is read ch (ELOT 743, ISO
+ * 843, UN) and kh (BGN/PCGN), never h (no standard writes it so, and short Greek words then sound
+ * like English ones: ΧΟΡΟΣ HOROS, HORSE) nor x (that is ξ; ΧΕΡΟΧ looks like XEROX, which is the
+ * look-alike signal's, not a reading).
  */
 import anyAscii from 'any-ascii';
 
@@ -32,11 +42,15 @@ const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
 const CYRILLIC_OR_GREEK_RUN = /[\p{Script=Cyrillic}\p{Script=Greek}]+/gu;
 const GREEK_VOICELESS = 'θκξπστφχψ';
 
-/** Rules on lowercase text, in order; `^` and `$` are the ends of a run. */
-const RULES: ReadonlyArray<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+type Rule = readonly [RegExp, string | ((match: string, ...groups: string[]) => string)];
+
+/** The Russian separating ъ before е, ё, ю or я is silent in every convention; applied first. */
+const SEPARATING_SIGN: readonly Rule[] = [[/ъ(?=[еёюя])/g, '']];
+
+/** The reading's own rules, on lowercase text, in order; `^` and `$` are the ends of a run. */
+const RULES: readonly Rule[] = [
   [/щ/g, 'sht'],
   [/х/g, 'h'],
-  [/ъ(?=[еёюя])/g, ''],
   [/ъ/g, 'a'],
   [/ьо/g, 'yo'],
   [/ь/g, ''],
@@ -53,6 +67,123 @@ const RULES: ReadonlyArray<[RegExp, string | ((match: string, ...groups: string[
   [/([αεη])υ(.?)/g, (_, vowel: string, next: string) => `${vowel}${next === '' || GREEK_VOICELESS.includes(next) ? 'φ' : 'β'}${next}`],
 ];
 
+/**
+ * The other customary romanizations, each read as a whole (a mark is spelled from one language,
+ * so its letters follow one convention): their rules run before the reading's own, which then
+ * read the letters they leave. A Latin mark spelled from a Cyrillic or Greek one, or the Cyrillic
+ * or Greek spelling of a Latin mark, follows one of them more often than the reading's letters:
+ * ШКОДА is ŠKODA in ISO 9, ДЖИП JIP in English, ГОВЕРЛА HOVERLA in Ukrainian, ΧΟΝΤΑ HONTA as
+ * Greek writes a foreign h. Accents the conventions write (š, ž, č) are dropped, as the fold
+ * drops them from Latin marks (ŠKODA is SKODA).
+ */
+interface Convention {
+  rules: readonly Rule[];
+  /** Whether the convention applies to the text (a language's letters it lacks rule it out). */
+  applies?: (text: string) => boolean;
+}
+
+const CONVENTIONS: readonly Convention[] = [
+  // BGN/PCGN (Russian 1947, Greek 1962): х kh, щ shch, Greek χ kh.
+  {
+    rules: [
+      [/х/g, 'kh'],
+      [/щ/g, 'shch'],
+      [/χ/g, 'kh'],
+    ],
+  },
+  // ICAO Doc 9303 (machine-readable passports; Russian ones since 2013): х kh, щ shch, й i, ю iu,
+  // я ia, ъ ie.
+  {
+    rules: [
+      [/х/g, 'kh'],
+      [/щ/g, 'shch'],
+      [/й/g, 'i'],
+      [/ю/g, 'iu'],
+      [/я/g, 'ia'],
+      [/ъ/g, 'ie'],
+    ],
+  },
+  // Ukrainian national system (Cabinet of Ministers resolution 55, 2010): г h, и y, х kh, щ shch;
+  // є ye, ї yi, й y, ю yu, я ya at a word's start, ie, i, i, iu, ia elsewhere (ГОВЕРЛА HOVERLA;
+  // Russian writes a foreign h as г too in older loans: ГЕРБАЛАЙФ HERBALIFE). Not for a text with
+  // a letter Ukrainian lacks (ы, э, ё, ъ).
+  {
+    applies: (text) => !/[ыэёъ]/i.test(text),
+    rules: [
+      [/^є/, 'ye'],
+      [/^ї/, 'yi'],
+      [/^й/, 'y'],
+      [/^ю/, 'yu'],
+      [/^я/, 'ya'],
+      [/г/g, 'h'],
+      [/и/g, 'y'],
+      [/х/g, 'kh'],
+      [/щ/g, 'shch'],
+      [/є/g, 'ie'],
+      [/ї/g, 'i'],
+      [/й/g, 'i'],
+      [/ю/g, 'iu'],
+      [/я/g, 'ia'],
+    ],
+  },
+  // ISO 9 (1995): ж ž, ш š, щ ŝ, folded as Latin marks are (ШКОДА ŠKODA, SKODA); ц c where a
+  // Latin c is soft too, before e, i, y (ЦЕНТРУМ CENTRUM), as a reading is heard and a c before
+  // a, o, u is a k. Not its č for ч, for the same reason, nor its j, û, â for й, ю, я, which a
+  // reader hears as the English j, u and a.
+  {
+    rules: [
+      [/ж/g, 'z'],
+      [/ш/g, 's'],
+      [/щ/g, 's'],
+      [/ц(?=[еёиійыэєїюя])/g, 'c'],
+    ],
+  },
+  // Foreign names as the scripts spell them: Cyrillic writes дж for an English j and й for the i
+  // of a diphthong (ДЖИП JEEP, ДЖОНСОН JOHNSON, ЛУКОЙЛ LUKOIL); Greek writes a foreign b, d, g as
+  // μπ, ντ, γκ wherever they stand (ΜΑΡΛΜΠΟΡΟ MARLBORO, ΒΟΝΤΑΦΟΝ VODAFONE), a j as τζ and a u as ου
+  // (ΣΑΜΣΟΥΝΓΚ SAMSUNG).
+  {
+    rules: [
+      [/дж/g, 'j'],
+      [/й/g, 'i'],
+      [/μπ/g, 'b'],
+      [/ντ/g, 'd'],
+      [/γκ/g, 'g'],
+      [/τζ/g, 'j'],
+      [/ου/g, 'u'],
+    ],
+  },
+  // The same in Greek with mb, nd, ng inside a word, as ISO 843's transcription writes them after
+  // a vowel (ΧΟΝΤΑ CHONDA, beside HONDA).
+  {
+    rules: [
+      [/^μπ/, 'b'],
+      [/^ντ/, 'd'],
+      [/^γκ/, 'g'],
+      [/μπ/g, 'mb'],
+      [/ντ/g, 'nd'],
+      [/γκ/g, 'ng'],
+      [/τζ/g, 'j'],
+      [/ου/g, 'u'],
+    ],
+  },
+  // French (the customary romanization in French texts): ш ch, дж dj, ч tch, щ chtch, х kh, й i
+  // (АШАН AUCHAN). Not its j for ж, nor ou for у, which read ЖАР as JAR and ЛУК as LOUK.
+  {
+    rules: [
+      [/дж/g, 'dj'],
+      [/щ/g, 'chtch'],
+      [/ш/g, 'ch'],
+      [/ч/g, 'tch'],
+      [/х/g, 'kh'],
+      [/й/g, 'i'],
+    ],
+  },
+];
+
+/** At most this many readings of a mark (the reading and its alternatives), so scoring and keys stay bounded. */
+export const MAX_READINGS = 8;
+
 /** Greek tonos (an acute in NFD) marks stress, not a letter; Cyrillic й, ё and ї keep their marks. */
 const withoutGreekTonos = (text: string): string =>
   text
@@ -60,12 +191,14 @@ const withoutGreekTonos = (text: string): string =>
     .replace(/(\p{Script=Greek})\u0301/gu, '$1')
     .normalize('NFC');
 
-function readRun(run: string): string {
-  const lower = run.toLowerCase();
-  const read = RULES.reduce(
-    (text, [pattern, replacement]) => (typeof replacement === 'string' ? text.replace(pattern, replacement) : text.replace(pattern, replacement)),
-    lower,
+const applyRules = (text: string, rules: readonly Rule[]): string =>
+  rules.reduce(
+    (read, [pattern, replacement]) => (typeof replacement === 'string' ? read.replace(pattern, replacement) : read.replace(pattern, replacement)),
+    text,
   );
+
+function readRun(run: string, convention: readonly Rule[]): string {
+  const read = applyRules(applyRules(applyRules(run.toLowerCase(), SEPARATING_SIGN), convention), RULES);
   const latin = anyAscii(read);
   // The reading keeps the run's case (capitals, a capital first, or none), as details quote it.
   if (run === run.toUpperCase()) return latin.toUpperCase();
@@ -75,5 +208,18 @@ function readRun(run: string): string {
 /** The text with its Cyrillic and Greek letters read in Latin ones; null when it has none. */
 export function latinReading(text: string): string | null {
   if (!CYRILLIC_OR_GREEK.test(text)) return null;
-  return withoutGreekTonos(text).replace(CYRILLIC_OR_GREEK_RUN, readRun);
+  return withoutGreekTonos(text).replace(CYRILLIC_OR_GREEK_RUN, (run) => readRun(run, []));
+}
+
+/**
+ * The text's Latin readings: `latinReading` first, then those of the other customary conventions
+ * that read it otherwise, at most MAX_READINGS in all; empty when it has no Cyrillic or Greek letter.
+ */
+export function latinReadings(text: string): string[] {
+  if (!CYRILLIC_OR_GREEK.test(text)) return [];
+  const plain = withoutGreekTonos(text);
+  const readings = [[], ...CONVENTIONS.filter((convention) => convention.applies?.(plain) ?? true).map((convention) => convention.rules)].map((rules) =>
+    plain.replace(CYRILLIC_OR_GREEK_RUN, (run) => readRun(run, rules)),
+  );
+  return [...new Set(readings)].slice(0, MAX_READINGS);
 }

@@ -150,6 +150,27 @@ describe('domain/similarity', () => {
       expect(score('PUMA', 'ПУМА').score).to.be.below(1);
     });
 
+    it('a mark meets its Cyrillic or Greek spelling through another customary romanization of its letters, at most 0.9, and they share a key', () => {
+      for (const [a, b] of [
+        ['SKODA', 'Шкода'], // ISO 9: ш š, folded as ŠKODA is
+        ['JEEP', 'Джип'], // дж writes the English j
+        ['JOHNSON', 'Джонсон'],
+        ['HOVERLA', 'Говерла'], // Ukrainian national system: г h
+        ['KHORTYTSA', 'Хортиця'], // Ukrainian: х kh, и y
+        ['KHVANCHKARA', 'Хванчкара'], // BGN/PCGN: х kh
+        ['CENTRUM', 'Центрум'], // ISO 9: ц c
+        ['AUCHAN', 'Ашан'], // French: ш ch
+        ['MARLBORO', 'ΜΑΡΛΜΠΟΡΟ'], // Greek μπ writes a foreign b
+        ['VODAFONE', 'ΒΟΝΤΑΦΟΝ'], // Greek ντ writes a foreign d
+      ] as const) {
+        const result = score(a, b);
+        expect(result.score, `${a}/${b}`).to.be.at.least(DEFAULT_SCORE_THRESHOLD).and.at.most(0.9);
+        expect(signalsOf(a, b), `${a}/${b}`).to.include('transliteration');
+        expect(sharesKey(a, b), `${a}/${b}`).to.equal(true);
+      }
+      expect(score('JEEP', 'Джип').signals[0]?.detail).to.contain('Джип reads Jip');
+    });
+
     it('the detail names the reading the marks were compared through', () => {
       const [signal] = score('NOVALUX', 'НОВАЛЮКС').signals;
       expect(signal?.detail).to.contain('НОВАЛЮКС reads NOVALYUKS');
@@ -181,6 +202,13 @@ describe('domain/similarity', () => {
         // КОРН reads KORN and МОДЕРН MODERN: rn is drawn like m in Latin letters, but nobody sees the reading.
         ['KOM', 'КОРН'],
         ['MODEM', 'МОДЕРН'],
+        // Readings of other conventions are heard too: ЯД is not JAD (ISO 9 â), ЛИЦО not LICO,
+        // ЖАР not JAR (French j), ЛУК not LOUK (French ou), ΧΟΡΟΣ not HOROS (χ is ch or kh).
+        ['JADE', 'ЯД'],
+        ['LOCO', 'ЛИЦО'],
+        ['JAR', 'ЖАР'],
+        ['JOKE', 'ЖУК'],
+        ['HORSE', 'ΧΟΡΟΣ'],
       ] as const) {
         expect(score(a, b, [9], [9]).score, `${a}/${b}`).to.be.below(DEFAULT_SCORE_THRESHOLD);
         expect(signalsOf(a, b), `${a}/${b}`).not.to.include('transliteration');

@@ -368,6 +368,27 @@ describe('watches and alerts (issue 15)', function () {
       expect(await previewIds('ДОРВАЛЮКС')).to.include.members([latin, greek]);
     });
 
+    it('a mark filed in Cyrillic or Greek alerts through another customary romanization of its letters, and the preview lists it', async () => {
+      const query = { q: 'SKODA', filters: { offices: ['em'] } };
+      const watch = await createWatch({ watch_type: 'similarity', query });
+      // ШКОДА reads SHKODA, and SKODA in ISO 9 (ш š, folded as ŠKODA is); ΣΚΟΝΤΑ reads SKONTA (ELOT
+      // 743: ντ nt inside a word), and SKODA as Greek spells a foreign name (ντ for d).
+      const cyrillic = await add('ШКОДА', 'EM', [12]);
+      const greek = await add('ΣΚΟΝΤΑ', 'EM', [12]);
+      const unrelated = await add('ЖУРНАЛ', 'EM', [12]);
+      await evaluate();
+      const alerts = await alertsOf(watch.id);
+      expect(alerts.map((alert) => alert.trademark_id)).to.have.members([cyrillic, greek]);
+      for (const alert of alerts) {
+        expect(alert.score, alert.trademark?.mark_text).to.be.at.least(0.75).and.at.most(0.9);
+        expect(alert.signals?.map((signal) => signal.type)).to.include('transliteration');
+      }
+      await app.indexer.catchUp();
+      const preview = await ok<{ data: Array<{ id: string }> }>(await send(app, 'POST', '/v1/watches/preview', { watch_type: 'similarity', query }));
+      expect(preview.data.map((mark) => mark.id)).to.include.members([cyrillic, greek]);
+      expect(preview.data.map((mark) => mark.id)).not.to.include(unrelated);
+    });
+
     it('an identical mark alerts with its score and the exact signal', async () => {
       const watch = await createWatch({ watch_type: 'similarity', query: { q: 'Verdant Oriole', score_threshold: 0.5 } });
       const id = await add('VERDANT ORIOLE', 'GB', [9]);
