@@ -2,9 +2,9 @@
  * KeyValue for the embedded default: everything (plain keys, sliding windows, quota counters,
  * idempotency records) lives in one SQLite file, `kv.sqlite`, which every API process of a data
  * directory opens with its own connection. Each operation is atomic, writes under the write lock
- * taken first, and the writes asked for in one turn of the event loop share one commit
- * (key-value/transactions.ts), so operations from any number of processes are atomic and the
- * limits stay exact, as Redis's Lua scripts make them. WAL mode with
+ * taken first, and the window and quota charges of one admission share one commit
+ * (key-value/transactions.ts), so operations from any number of processes are atomic and
+ * the limits stay exact, as Redis's Lua scripts make them. WAL mode with
  * `synchronous = NORMAL`: a commit appends to the WAL without an fsync (a power loss may forget
  * the last commits, never corrupt the file). What a commit costs is mostly one write per page it
  * dirtied (here a three-page commit took 26 µs with 4 KB pages, 15 µs with 1 KB ones), so the
@@ -78,7 +78,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   // Two processes creating the schema at once: the second waits for the lock and finds it there.
-  transactions.writeNow(() => db.exec(SCHEMA));
+  transactions.write(() => db.exec(SCHEMA));
 
   const statements = {
     readEntry: db.prepare<[{ key: string; nowMs: number }], string>(`SELECT value FROM entries WHERE key = @key AND ${NOT_EXPIRED}`).pluck(),
@@ -151,7 +151,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     },
 
     async delete(key) {
-      await transactions.write(() => statements.deleteEntry.run(key));
+      transactions.write(() => statements.deleteEntry.run(key));
     },
 
     async holdLease(key, holder, ttlMs) {
@@ -160,7 +160,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     },
 
     async releaseLease(key, holder) {
-      await transactions.write(() => statements.releaseLease.run(key, holder));
+      transactions.write(() => statements.releaseLease.run(key, holder));
     },
 
     async increment(key, by, ttlMs) {
@@ -180,7 +180,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     },
 
     async consumeWindows(checks, cost, nowMs) {
-      return transactions.write(() => evaluateWindows(checks, cost, nowMs, true));
+      return transactions.writeGrouped(() => evaluateWindows(checks, cost, nowMs, true));
     },
 
     async peekWindows(checks, nowMs) {
@@ -189,7 +189,7 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     },
 
     async consumeCounters(checks, cost, nowMs): Promise<CountersDecision> {
-      return transactions.write(() => {
+      return transactions.writeGrouped(() => {
         const states = counterStates(checks, nowMs);
         const refusedIndex = states.findIndex((state) => state.limit !== null && state.used + cost > state.limit);
         if (refusedIndex !== -1) return { allowed: false, refusedIndex, counters: states };
@@ -223,11 +223,11 @@ export function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): KeyVal
     },
 
     async completeIdempotent(key, fingerprint, response, ttlMs) {
-      await transactions.write(() => statements.completeIdempotency.run(key, fingerprint, response, Date.now() + ttlMs));
+      transactions.write(() => statements.completeIdempotency.run(key, fingerprint, response, Date.now() + ttlMs));
     },
 
     async abandonIdempotent(key) {
-      await transactions.write(() => statements.deleteIdempotency.run(key));
+      transactions.write(() => statements.deleteIdempotency.run(key));
     },
 
     async ping() {

@@ -32,11 +32,11 @@ export function startSweeps(db: Database.Database, transactions: KeyValueTransac
 
   /** Handles one batch; returns how many rows it looked at (a full batch: there may be more). */
   type Batch = (nowMs: number) => number;
-  const sweepTables: Batch[] = expiring.map((statement) => (nowMs) => transactions.writeNow(() => statement.run(nowMs).changes));
+  const sweepTables: Batch[] = expiring.map((statement) => (nowMs) => transactions.write(() => statement.run(nowMs).changes));
   const sweepWindows = (): Batch => {
     let after = '';
     return (nowMs) =>
-      transactions.writeNow(() => {
+      transactions.write(() => {
         const rows = nextWindows.all(after);
         for (const row of rows) {
           if (row.expires_at > nowMs) continue;

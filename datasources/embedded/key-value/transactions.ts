@@ -4,14 +4,20 @@
  * (`BEGIN IMMEDIATE`): a read-then-write transaction that began as a reader could find its
  * snapshot stale when it tries to write, and SQLite then fails it at once instead of waiting.
  *
- * Writes asked for in one turn of the event loop share one transaction (a group commit): the
- * first queues a flush for the end of the turn (`setImmediate`), and the operations run there in
- * the order they were asked, each in its own savepoint, so one that throws is undone alone. A
- * commit is mostly fixed cost (about six lock calls and two writes per dirty page), so under load
- * this takes most of the limits stage's cost off each request and holds the lock shared with the
- * other processes fewer times; a request alone waits only for the rest of its turn. A read asked
- * for while writes are queued joins the group, so it sees them, as it would on Redis, whose
- * commands run in the order sent.
+ * The limits stage's charges are grouped: the window and quota checks of one admission, asked for
+ * together, share one transaction (committed in a microtask, so before anything else runs), each
+ * in its own savepoint in the order asked, so one that throws is undone alone. A commit is mostly
+ * fixed cost (about six lock calls and two writes per dirty page), so a metered request pays one
+ * instead of two. Every other operation runs at once, after committing a group queued before it
+ * (so it sees the group, as a Redis command sees the ones sent before it).
+ *
+ * Nothing waits for a later turn of the event loop. Grouping the charges of all the requests of a
+ * turn (a commit at its end, `setImmediate`) was measured and set aside: it took work off each
+ * request under load, but Node's HTTP server drops a request whose client half-closed its
+ * connection once the handler waits a turn (the embedded default answers those clients), and a
+ * DocumentStore transaction, which holds its file's write lock across its awaits, must not let
+ * another turn in, where another connection of the same thread could ask for that lock and block
+ * the thread.
  *
  * The wait for a lock held by another process is ours, not SQLite's busy handler: SQLite's sleeps
  * 1, 2, 5, 10 ms..., while a KeyValue transaction holds the lock for tens of microseconds, so
@@ -27,13 +33,13 @@ import { DependencyUnavailableError } from '../../ports';
 import { isBusyError, retryWhileBusy, type BusyRetry } from '../sqlite-file';
 
 export interface KeyValueTransactions {
-  /** Runs `body` in the write transaction of this turn's group, after the operations asked for before it. */
-  write<T>(body: () => T): Promise<T>;
-  /** Runs `body` at once in a write transaction of its own (opening the file, sweeps). */
-  writeNow<T>(body: () => T): T;
-  /** Runs a read-only `body`: at once, or in the group when writes are queued (so it sees them). */
-  read<T>(body: () => T): Promise<T>;
-  /** Commits the queued operations now (before the connection closes). */
+  /** Runs `body` in the transaction of the operations asked for with it, committed in a microtask. */
+  writeGrouped<T>(body: () => T): Promise<T>;
+  /** Runs `body` at once in a write transaction of its own, after committing the queued group. */
+  write<T>(body: () => T): T;
+  /** Runs a read-only `body` at once, after committing the queued group. */
+  read<T>(body: () => T): T;
+  /** Commits the queued group now (before the connection closes). */
   flush(): void;
 }
 
@@ -60,14 +66,14 @@ export function keyValueTransactions(db: Database.Database, busyDeadlineMs: numb
   };
   const retryingBusy = <T>(body: () => T): T => retryWhileBusy(body, retry);
   // The transaction's result is the body's, whose type the shared wrapper cannot carry.
-  const writeNow = <T>(body: () => T): T => retryingBusy(() => inTransaction.immediate(body) as T);
+  const inOwnTransaction = <T>(body: () => T): T => retryingBusy(() => inTransaction.immediate(body) as T);
 
   let queue: Queued[] = [];
 
   /** Each operation's outcome; inside the transaction, one operation's failure undoes only its savepoint. */
   function runGroup(group: readonly Queued[]): Outcome[] {
-    if (group.length === 1) return [{ ok: true, value: writeNow(group[0]!.body) }];
-    return writeNow(() =>
+    if (group.length === 1) return [{ ok: true, value: inOwnTransaction(group[0]!.body) }];
+    return inOwnTransaction(() =>
       group.map((item): Outcome => {
         try {
           // Nested inside the group's transaction, better-sqlite3 runs it as a savepoint.
@@ -101,15 +107,21 @@ export function keyValueTransactions(db: Database.Database, busyDeadlineMs: numb
 
   function enqueue<T>(body: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (queue.length === 0) setImmediate(flush);
+      if (queue.length === 0) queueMicrotask(flush);
       queue.push({ body, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
   return {
-    write: enqueue,
-    writeNow,
-    read: async <T>(body: () => T): Promise<T> => (queue.length > 0 ? enqueue(body) : retryingBusy(body)),
+    writeGrouped: enqueue,
+    write: (body) => {
+      flush();
+      return inOwnTransaction(body);
+    },
+    read: (body) => {
+      flush();
+      return retryingBusy(body);
+    },
     flush,
   };
 }

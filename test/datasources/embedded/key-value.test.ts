@@ -177,14 +177,14 @@ describe('embedded KeyValue persistence', () => {
     }
   });
 
-  describe('operations asked for in one turn of the event loop', () => {
+  describe('operations asked for together', () => {
     /** Frames in the write-ahead log: one per page a commit writes (24-byte frame header + the page). */
     const walFrames = (file: string): number => {
       const pageBytes = new Database(file, { readonly: true }).pragma('page_size', { simple: true }) as number;
       return Math.max(0, fs.statSync(`${file}-wal`).size - 32) / (24 + pageBytes);
     };
 
-    it('share one commit: fifty window checks of one key write its pages once, not fifty times', async () => {
+    it('share one commit when they are charges: fifty window checks of one key write its pages once, not fifty times', async () => {
       const file = path.join(directory, 'kv.sqlite');
       const store = createEmbeddedKeyValue({ path: file });
       const check = { key: 'plan:org_1:read', limit: 1_000, windowMs: 60_000 };
@@ -199,32 +199,59 @@ describe('embedded KeyValue persistence', () => {
       await store.close();
     });
 
-    it('undo only the one that fails, and a read asked for after a write sees it', async () => {
+    it('undo only the one that fails; an operation asked for after them sees them', async () => {
       const store = createEmbeddedKeyValue({ path: path.join(directory, 'kv.sqlite') });
-      await store.set('text', 'not a number');
-      const [counted, failed, stored, read] = await Promise.allSettled([
-        store.increment('count', 2),
-        store.increment('text', 1),
-        store.set('after', 'yes'),
-        store.get('after'),
+      const resetsAt = Date.now() + 3_600_000;
+      const good = { key: 'quota:good', limit: 5, resetsAt };
+      // An expiry SQLite stores as NULL breaks the counter's NOT NULL constraint mid-operation.
+      const broken = { key: 'quota:broken', limit: 5, resetsAt: Number.NaN };
+      const window = { key: 'plan:org_1:read', limit: 5, windowMs: 60_000 };
+      const [counted, failed, charged, peeked] = await Promise.allSettled([
+        store.consumeCounters([good], 1, Date.now()),
+        store.consumeCounters([good, broken], 1, Date.now()),
+        store.consumeWindows([window], 1, Date.now()),
+        store.peekCounters([good], Date.now()),
       ]);
-      expect(counted).to.deep.equal({ status: 'fulfilled', value: 2 });
+      expect(counted.status).to.equal('fulfilled');
       expect(failed.status).to.equal('rejected');
-      expect(stored).to.deep.equal({ status: 'fulfilled', value: true });
-      expect(read).to.deep.equal({ status: 'fulfilled', value: 'yes' });
-      expect(await store.get('count')).to.equal('2');
-      expect(await store.get('text')).to.equal('not a number');
+      expect(charged.status).to.equal('fulfilled');
+      // The failed charge of `good` was undone with its operation; the first one stands.
+      expect(peeked).to.deep.include({ status: 'fulfilled' });
+      expect((peeked as PromiseFulfilledResult<Array<{ used: number }>>).value[0]!.used).to.equal(1);
+      expect((await store.peekWindows([window], Date.now()))[0]!.used).to.equal(1);
       await store.close();
     });
 
-    it('are committed by close, when it is asked for in the same turn', async () => {
+    it('never wait for a later turn of the event loop', async () => {
+      // A DocumentStore transaction holds its file's write lock across awaits: a key-value call
+      // inside one must not let another turn (and another connection's write) in; nor may a
+      // request's admission, or Node drops the request of a client that half-closed.
+      const store = createEmbeddedKeyValue({ path: path.join(directory, 'kv.sqlite') });
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const nowMs = Date.now();
+      await Promise.all([
+        store.consumeWindows([{ key: 'plan:org_1:read', limit: 5, windowMs: 60_000 }], 1, nowMs),
+        store.consumeCounters([{ key: 'quota:org_1', limit: 5, resetsAt: nowMs + 60_000 }], 1, nowMs),
+      ]);
+      await store.set('key', 'value');
+      await store.increment('count', 1);
+      await store.beginIdempotent('idem:1', 'f1:x', 60_000);
+      await store.holdLease('lease', 'me', 1_000);
+      expect(await store.get('key')).to.equal('value');
+      expect(turned).to.equal(false);
+      await store.close();
+    });
+
+    it('are committed by close, when it is asked for at once', async () => {
       const file = path.join(directory, 'kv.sqlite');
       const store = createEmbeddedKeyValue({ path: file });
-      const written = store.set('last', 'kept');
+      const check = { key: 'plan:org_1:read', limit: 5, windowMs: 60_000 };
+      const charged = store.consumeWindows([check], 1, Date.now());
       await store.close();
-      expect(await written).to.equal(true);
+      expect((await charged).allowed).to.equal(true);
       const reopened = createEmbeddedKeyValue({ path: file });
-      expect(await reopened.get('last')).to.equal('kept');
+      expect((await reopened.peekWindows([check], Date.now()))[0]!.used).to.equal(1);
       await reopened.close();
     });
   });
