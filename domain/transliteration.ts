@@ -205,10 +205,9 @@ function readRun(run: string, convention: readonly Rule[]): string {
   return run[0] === run[0]?.toUpperCase() ? `${latin.charAt(0).toUpperCase()}${latin.slice(1)}` : latin;
 }
 
-/** The text with its Cyrillic and Greek letters read in Latin ones; null when it has none. */
+/** The text with its Cyrillic and Greek letters read in Latin ones (the first of `latinReadings`); null when it has none. */
 export function latinReading(text: string): string | null {
-  if (!CYRILLIC_OR_GREEK.test(text)) return null;
-  return withoutGreekTonos(text).replace(CYRILLIC_OR_GREEK_RUN, (run) => readRun(run, []));
+  return latinReadings(text)[0] ?? null;
 }
 
 /**
