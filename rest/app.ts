@@ -42,7 +42,7 @@ import { IdempotencyStage, ResponseSealer, storedResponse, type IdempotencyClaim
 import { openExchange, requestLogRow, type Exchange, type RequestLogWriter } from './metering';
 import { parseJsonParams, parseQueryString, type ParsedParams } from './params';
 import { isBinaryBody, type CustomResult, type RouteDef, type RouteInput, type UploadedFile } from './route';
-import { compileRouteSerializer } from './serialize';
+import { compileRouteSerializer, type SerializedBody } from './serialize';
 import { ifNoneMatchHits } from './static-files';
 import { endUnusedConnectionsOnClose } from './unused-connections';
 
@@ -166,12 +166,12 @@ async function parseInput(route: RouteDef, request: FastifyRequest): Promise<Rou
 }
 
 /** A strong validator: the same body always gets the same tag, on every instance. */
-function strongEtag(body: string): string {
+function strongEtag(body: SerializedBody): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
 /** Stages 6 and 7: sends the serialized body, or 304 when a publicly cached body is unchanged. */
-function sendSuccess(route: RouteDef, request: FastifyRequest, reply: FastifyReply, status: number, body: string): FastifyReply {
+function sendSuccess(route: RouteDef, request: FastifyRequest, reply: FastifyReply, status: number, body: SerializedBody): FastifyReply {
   if (route.publicCache) {
     const etag = strongEtag(body);
     reply.header('cache-control', `public, max-age=${route.publicCache.maxAgeSeconds}`).header('etag', etag);
@@ -278,7 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       handler: async (request, reply) => {
         let claim: IdempotencyClaim | null = null;
         /** Stage 8's bookkeeping: a claimed key keeps what was sent (2xx) or is released. */
-        const respond = async (status: number, body: string): Promise<FastifyReply> => {
+        const respond = async (status: number, body: SerializedBody): Promise<FastifyReply> => {
           if (claim !== null) {
             const held = claim;
             claim = null;
@@ -317,13 +317,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           }
           if (context === null) throw new Error(`operation route ${route.id} must not be public`);
           const operationContext = context;
-          const execute = async (): Promise<StoredResponse> => {
+          const execute = async (): Promise<SerializedBody> => {
             const data = await registry.run(route.operation, route.variables(input), operationContext);
-            return storedResponse(route.successStatus, serialize(buildEnvelope(route, data, request.requestId, input)), JSON_HEADERS);
+            return serialize(buildEnvelope(route, data, request.requestId, input));
           };
           // A write with a claimed key commits together with its receipt (rest/idempotency.ts).
-          const response = claim !== null && route.idempotency === 'required' ? await idempotency.runWrite(claim, execute) : await execute();
-          return await respond(response.status, response.body);
+          if (claim !== null && route.idempotency === 'required') {
+            const written = await idempotency.runWrite(claim, async () => storedResponse(route.successStatus, await execute(), JSON_HEADERS));
+            return await respond(written.status, written.body);
+          }
+          return await respond(route.successStatus, await execute());
         } catch (error) {
           if (claim !== null) await idempotency.release(claim).catch((releaseError: unknown) => log('idempotency: could not release a key', releaseError));
           return sendError(reply, request, toApiError(error));

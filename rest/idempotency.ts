@@ -195,13 +195,14 @@ export class ResponseSealer {
   }
 }
 
-export function storedResponse(status: number, body: string, headers: Record<string, unknown>): StoredResponse {
+/** What is kept of a response for its replay; a body sent as bytes is kept as its text. */
+export function storedResponse(status: number, body: string | Buffer, headers: Record<string, unknown>): StoredResponse {
   const kept: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
     const value = headers[name];
     if (typeof value === 'string') kept[name] = value;
   }
-  return { status, body, headers: kept };
+  return { status, body: typeof body === 'string' ? body : body.toString('utf8'), headers: kept };
 }
 
 /** One request's hold on a key, from the claim to storing (2xx) or releasing (anything else). */
