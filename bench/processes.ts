@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { HTTP_NODE_OPTIONS } from '../bin/config';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 
@@ -115,7 +116,8 @@ export async function startMarqueServe(dataDir: string, options: ServeOptions = 
   };
   return startChild(
     `marque serve --workers ${workers}`,
-    nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], profileArgs),
+    // As `npm start` starts it.
+    nodeArgs(['-e', "require('./bin/cli.ts').main(['serve'])"], [...HTTP_NODE_OPTIONS, ...profileArgs]),
     env,
     `${base}/health/live`,
     base,

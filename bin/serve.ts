@@ -25,7 +25,7 @@ import { err, onStopSignals, positiveInt, progressFor, UsageError } from './cli-
 import { closeAdapters, cursorSecret, openAdapters, type Adapters } from './adapters';
 import { createBackgroundWorkers, createServices, logToStderr, webhookOptions } from './background';
 import type { ServerOptions } from './compose';
-import { MAX_SERVE_WORKERS, type Config } from './config';
+import { HTTP_NODE_OPTIONS, MAX_SERVE_WORKERS, type Config } from './config';
 import {
   clearInterruptedSeed,
   createDemoAccount,
@@ -155,15 +155,19 @@ async function serveInOneProcess(config: Config, adapters: Adapters, demo: { org
   log(`marque: serving ${address}/v1 (data: ${config.dataDir})`);
 }
 
-/** Node options for the workers: the primary's own, less an `-e` script (the workers run serve-worker). */
-function workerExecArgv(execArgv: readonly string[]): string[] {
+/**
+ * Node options for the workers: the primary's own, less an `-e` script (the workers run
+ * serve-worker), plus each of HTTP_NODE_OPTIONS that neither they nor NODE_OPTIONS already set.
+ */
+export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
   const kept: string[] = [];
   for (let i = 0; i < execArgv.length; i += 1) {
     const arg = execArgv[i] as string;
     if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print') i += 1;
     else if (!arg.startsWith('--eval=') && !arg.startsWith('--print=')) kept.push(arg);
   }
-  return kept;
+  const given = [...kept, ...nodeOptions.split(/\s+/)].map((option) => option.split('=')[0]);
+  return [...kept, ...HTTP_NODE_OPTIONS.filter((option) => !given.includes(option.split('=')[0]))];
 }
 
 async function servePrimary(
@@ -181,7 +185,11 @@ async function servePrimary(
   const changes = startDemoChanges(config, adapters);
 
   const aggregator = new AggregatorRegistry();
-  cluster.setupPrimary({ exec: join(__dirname, `serve-worker${extname(__filename)}`), execArgv: workerExecArgv(process.execArgv), args: [] });
+  cluster.setupPrimary({
+    exec: join(__dirname, `serve-worker${extname(__filename)}`),
+    execArgv: workerExecArgv(process.execArgv, config.nodeOptions),
+    args: [],
+  });
   let stopping = false;
   const listening = new Set<Worker>();
   let announced = false;

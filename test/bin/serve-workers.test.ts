@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { HTTP_NODE_OPTIONS } from '../../bin/config';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { COLLECTIONS, type OrganizationDoc } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
@@ -102,6 +103,12 @@ describe('bin: marque serve --workers 2', function () {
   it('runs two HTTP worker processes under the primary', () => {
     expect(workerPids(serve.child.pid as number)).to.have.length(2);
     expect(serve.stderr()).to.match(/serving http:\/\/\S+\/v1 \(2 workers; data: /);
+  });
+
+  it("starts its HTTP workers with the HTTP processes' Node options, though the primary was started without them", () => {
+    const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine(serve.child.pid as number)).not.to.include.members([...HTTP_NODE_OPTIONS]);
+    for (const pid of workerPids(serve.child.pid as number)) expect(commandLine(pid), `worker ${pid}`).to.include.members([...HTTP_NODE_OPTIONS]);
   });
 
   it('admits exactly the per-minute limit across both workers (30 of 45 concurrent searches)', async () => {
