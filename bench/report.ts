@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { HTTP_NODE_OPTIONS } from '../bin/config';
 import type { SeedFigures } from './dataset';
 import type { LoadResult } from './load';
 
@@ -106,7 +107,8 @@ command; the seeded data directory is kept under \`.tmp/bench-data/m${f.settings
   change-feed workers off (\`MARQUE_FEED_WORKERS=none\`: nothing writes the feed during the bench).
   Every stage runs (auth, limits, persisted operation, DataLoader, serializer) with the bench
   organization's \`limits_override\` lifting every per-minute limit, tier ceiling and monthly quota
-  (so the limits stage runs but never refuses).${f.settings.profile ? '\n- The real server ran under `--cpu-prof` (profile in .tmp/bench-prof/), which slows it.' : ''}
+  (so the limits stage runs but never refuses). Both it and the direct control run with the Node
+  options \`npm start\` gives (\`${HTTP_NODE_OPTIONS.join(' ')}\`, bin/config.ts).${f.settings.profile ? '\n- The real server ran under `--cpu-prof` (profile in .tmp/bench-prof/), which slows it.' : ''}
 
 ## Seed
 

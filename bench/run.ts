@@ -15,6 +15,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { HTTP_NODE_OPTIONS } from '../bin/config';
 import { prepareDataset, type Dataset } from './dataset';
 import { computeRequestBody, mixedItems } from './deadline-items';
 import { measure, measureAlternating, type LoadResult, type LoadSpec } from './load';
@@ -42,7 +43,8 @@ async function startDirectControl(dataset: Dataset, workers: number): Promise<Ch
   const base = `http://127.0.0.1:${port}`;
   return startChild(
     `direct control, ${workers} workers`,
-    nodeArgs(['bench/direct-control.ts']),
+    // The Node options of marque serve's HTTP processes, so that the comparison is of the code alone.
+    nodeArgs(['bench/direct-control.ts'], HTTP_NODE_OPTIONS),
     { BENCH_DATA_DIR: dataset.dir, PORT: String(port), BENCH_WORKERS: String(workers) },
     `${base}/v1/trademarks/none`,
     base,
