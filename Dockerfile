@@ -63,5 +63,5 @@ EXPOSE 8080
 # containers run the same image without a listener: docker-compose.yml disables this check there.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=4 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "--max-semi-space-size=64", "bin/marque.js"]
+ENTRYPOINT ["node", "bin/marque.js"]
 CMD ["serve"]

@@ -14,8 +14,9 @@ export const MAX_SERVE_WORKERS = 64;
  * lets the objects of the requests in flight die young instead of being promoted to the old
  * generation and collected by a full mark-compact: at 10 connections on two workers, batches of
  * 100 were answered about twice as fast (bench/analysis.md). The cluster primary gives them to its
- * HTTP workers; `npm start` and the container image give them to the process itself, which is
- * the one that serves with `--workers 1` (Node reads them only at start).
+ * HTTP workers; `npm start` gives them to the process itself, which is the one that serves with
+ * `--workers 1` (Node reads them only at start). Not to other commands: ingestion was slower with
+ * them. Threads inherit them and may not be given them (workers/ingest/thread-exec-argv.ts).
  */
 export const HTTP_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { HTTP_NODE_OPTIONS, readConfig, WORKER_NAMES } from '../../bin/config';
+import { readConfig, WORKER_NAMES } from '../../bin/config';
 import { serveDataDir, type DataDirServer } from '../support/data-dir-server';
 import composeSpec from './compose-spec.schema.json';
 
@@ -475,15 +475,14 @@ describe('deploy: Dockerfile', () => {
     expect(users.at(-1)).not.to.be.oneOf(['root', '0']);
   });
 
-  it("sets MARQUE_ENV=production and HOST=0.0.0.0, exposes 8080, and enters through node bin/marque.js serve with the HTTP processes' Node options", () => {
+  it('sets MARQUE_ENV=production and HOST=0.0.0.0, exposes 8080, and enters through node bin/marque.js serve', () => {
     const env = dockerEnv(runtime);
     expect(env.MARQUE_ENV).to.equal('production');
     expect(env.HOST).to.equal('0.0.0.0');
     expect(readConfig(env).environment).to.equal('production');
     expect(runtime.filter(({ keyword }) => keyword === 'EXPOSE').map(({ args }) => args)).to.include('8080');
     const entrypoint = runtime.find(({ keyword }) => keyword === 'ENTRYPOINT');
-    // The one process of `serve --workers 1` gets the HTTP processes' Node options only from its command line.
-    expect(JSON.parse(entrypoint!.args)).to.deep.equal(['node', ...HTTP_NODE_OPTIONS, 'bin/marque.js']);
+    expect(JSON.parse(entrypoint!.args)).to.deep.equal(['node', 'bin/marque.js']);
     const cmd = JSON.parse(runtime.find(({ keyword }) => keyword === 'CMD')!.args) as string[];
     expect(usageProblem(cmd)).to.equal(null);
   });

@@ -6,13 +6,13 @@
  *
  * Main side: `startIndexThread`; thread side: this module run as a worker (isMainThread false).
  */
-import { extname } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import { TRADEMARK_INDEX } from '../../datasources/index-definitions';
 import type { TrademarkDoc } from '../../domain/records';
 import { trademarkProjection } from '../projections/trademarks';
+import { threadExecArgv } from './thread-exec-argv';
 
 export interface IndexThreadFiles {
   storePath: string;
@@ -33,10 +33,9 @@ export interface IndexThread {
 }
 
 export function startIndexThread(files: IndexThreadFiles, onIndexed: (total: number) => void): IndexThread {
-  const fromSource = extname(__filename) === '.ts';
   const worker = new Worker(__filename, {
     workerData: files,
-    execArgv: fromSource ? [...process.execArgv, '-r', 'ts-node/register/transpile-only'] : process.execArgv,
+    execArgv: threadExecArgv(__filename),
   });
   let outstanding = 0;
   let indexed = 0;

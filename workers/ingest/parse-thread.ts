@@ -13,11 +13,11 @@
  *
  * Main side: `parseInThread`; thread side: this module run as a worker (isMainThread false).
  */
-import { extname } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { parseDocuments, type ParseEvent, type ParseRequest } from './parse-pipeline';
 import { InputFileError } from './xml/documents';
 import { XmlFormatError } from './xml/record-reader';
+import { threadExecArgv } from './thread-exec-argv';
 
 const MAX_BATCHES_IN_FLIGHT = 3;
 /** The parse thread's old-generation cap, in MB (see above). */
@@ -55,11 +55,10 @@ const isOutOfMemory = (error: unknown) => error instanceof Error && (error as No
 
 /** The parse events of `request`, parsed in a worker thread whose old generation is capped at `heapMb`. */
 export async function* parseInThread(request: ParseRequest, heapMb = PARSE_HEAP_MB): AsyncGenerator<ParseEvent> {
-  const fromSource = extname(__filename) === '.ts';
   const worker = new Worker(__filename, {
     workerData: request,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
-    execArgv: fromSource ? [...process.execArgv, '-r', 'ts-node/register/transpile-only'] : process.execArgv,
+    execArgv: threadExecArgv(__filename),
   });
   const queue: FromThread[] = [];
   let wake: (() => void) | null = null;
