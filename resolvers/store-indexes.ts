@@ -1,7 +1,8 @@
 /**
  * DocumentStore indexes the resolvers' and the write path's queries rely on (applied at start by
  * the composition root). Party matching looks parties up by dedupe key and canonical name; the
- * monitoring lists page an organization's rows by creation time.
+ * monitoring lists page an organization's rows by creation time; retention finds what is past its
+ * age by the date each of its rules names.
  */
 import type { IndexSpec } from '../datasources/ports';
 import { COLLECTIONS } from '../domain/records';
@@ -20,6 +21,8 @@ export const STORE_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.attorneys, paths: ['dedupe_key'] },
   { collection: COLLECTIONS.firms, paths: ['dedupe_key'] },
   { collection: COLLECTIONS.requestLogs, paths: ['organization_id', 'occurred_at'] },
+  // Retention's age cut (workers/retention.ts): without it every pass read every request log.
+  { collection: COLLECTIONS.requestLogs, paths: ['occurred_at'] },
   { collection: COLLECTIONS.idempotencyReceipts, paths: ['expires_at'] },
   { collection: COLLECTIONS.watches, paths: ['organization_id'] },
   { collection: COLLECTIONS.alerts, paths: ['organization_id', 'created_at'] },

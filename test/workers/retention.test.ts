@@ -1,13 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
 import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-index';
 import { IMAGE_REBUILD_PROGRESS_ID } from '../../datasources/image-index';
 import type { DocumentStore, SearchIndex } from '../../datasources/ports';
-import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc, type WebhookDeliveryDoc } from '../../domain/records';
+import { compileFilter, compileSort } from '../../datasources/embedded/document-store/filter-to-sql';
+import { parseFilter, parseSort } from '../../datasources/embedded/document-store/query-subset';
+import { COLLECTIONS, type IdempotencyReceiptDoc, type OwnerDoc, type RequestLogDoc, type WebhookDeliveryDoc } from '../../domain/records';
 import { newDelivery } from '../../domain/webhook-deliveries';
 import { SearchIndexer } from '../../workers/indexer';
 import { seedStore } from '../../workers/ingest/seed';
-import { Retention } from '../../workers/retention';
+import { STORE_INDEXES } from '../../resolvers/store-indexes';
+import { DELETE_CHUNK, Retention, RETENTION_RULES } from '../../workers/retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -93,4 +100,55 @@ describe('workers/retention: what is kept only for a while goes (finding 11)', f
     expect((await new Retention(store).run()).webhookDeliveries).to.equal(2);
     expect((await deliveries.find({ endpoint_id: 'whk_retention' })).map((doc) => doc.event_id)).to.deep.equal(['evt_29_days']);
   });
+
+  it('deletes request logs past their 122 days, over several chunks, and keeps the younger ones', async () => {
+    const logs = store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
+    const log = (id: string, ageDays: number): RequestLogDoc => ({
+      _id: id,
+      organization_id: 'org_retention',
+      api_key_id: null,
+      route: '/v1/trademarks/:id',
+      method: 'GET',
+      status_code: 200,
+      error_type: null,
+      error_detail: null,
+      duration_ms: 1,
+      occurred_at: new Date(Date.now() - ageDays * DAY_MS).toISOString(),
+    });
+    // Two and a half chunks past the retention (123 to 125 days old), two inside it (121 days, 1 day).
+    const old = Array.from({ length: DELETE_CHUNK * 2.5 }, (_, i) => log(`req_old_${String(i).padStart(5, '0')}`, 123 + (i % 3)));
+    await logs.insertMany([...old, log('req_young_121', 121), log('req_young_1', 1)]);
+    expect((await new Retention(store).run()).requestLogs).to.equal(DELETE_CHUNK * 2.5);
+    expect((await logs.find({ organization_id: 'org_retention' })).map((doc) => doc._id)).to.have.members(['req_young_121', 'req_young_1']);
+  });
+});
+
+describe('workers/retention: each rule reads only the rows it deletes', function () {
+  let dir: string;
+
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'marque-retention-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A pass ran once at start and hourly; without an index of its date it read every row of the
+  // collection (1.5 M request logs took 1.5 s, holding the write lock).
+  for (const rule of RETENTION_RULES) {
+    it(`finds ${rule.collection} past their age through an index of ${rule.path}`, async () => {
+      const file = join(dir, `${rule.collection}.sqlite`);
+      const store = createEmbeddedDocumentStore({ path: file });
+      await store.ensureIndexes(STORE_INDEXES);
+      await store.collection(rule.collection).insertOne({ _id: 'probe' });
+      await store.close();
+      const where = compileFilter(parseFilter({ [rule.path]: { $lt: rule.cutoff(new Date()) } }), () => false);
+      const order = compileSort(parseSort({ [rule.path]: 1 }), () => false);
+      const db = new Database(file, { readonly: true });
+      try {
+        const sql = `EXPLAIN QUERY PLAN SELECT doc FROM "${rule.collection}" WHERE ${where.sql} ORDER BY ${order} LIMIT ${DELETE_CHUNK}`;
+        const plan = (db.prepare(sql).all(...where.params) as Array<{ detail: string }>).map((step) => step.detail).join('\n');
+        expect(plan).to.match(/SEARCH .* USING INDEX/);
+        expect(plan).not.to.match(new RegExp(`SCAN ${rule.collection}\\b`));
+      } finally {
+        db.close();
+      }
+    });
+  }
 });
