@@ -41,7 +41,12 @@ export interface RetentionRule {
 export const RETENTION_RULES: readonly RetentionRule[] = [
   { report: 'requestLogs', collection: COLLECTIONS.requestLogs, path: 'occurred_at', cutoff: (now) => retentionCutoff(now, REQUEST_LOG_RETENTION_DAYS) },
   { report: 'idempotencyReceipts', collection: COLLECTIONS.idempotencyReceipts, path: 'expires_at', cutoff: (now) => now.toISOString() },
-  { report: 'webhookDeliveries', collection: COLLECTIONS.webhookDeliveries, path: 'created_at', cutoff: (now) => retentionCutoff(now, DELIVERY_RETENTION_DAYS) },
+  {
+    report: 'webhookDeliveries',
+    collection: COLLECTIONS.webhookDeliveries,
+    path: 'created_at',
+    cutoff: (now) => retentionCutoff(now, DELIVERY_RETENTION_DAYS),
+  },
 ];
 
 /** The rows of `collection` whose `path` is before `cutoff`, oldest first, DELETE_CHUNK per write; returns how many went. */
