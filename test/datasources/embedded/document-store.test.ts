@@ -187,6 +187,30 @@ describe('embedded DocumentStore', function () {
     }
   });
 
+  // The gate tracks the transaction's async context only while one is open (transaction-gate.ts):
+  // each later transaction must find its own work inside and everything else outside again.
+  it('keeps every transaction, not only the first, apart from work outside it', async function () {
+    const store = open();
+    const marks = store.collection<Doc>('marks');
+    for (const round of [1, 2, 3]) {
+      let startOutsideRead: () => void = () => undefined;
+      const outsideRead = new Promise<void>((resolve) => (startOutsideRead = resolve)).then(() => marks.findOne({ _id: `tm_${round}` }));
+      await store
+        .transaction(async () => {
+          await marks.insertOne({ _id: `tm_${round}` });
+          // A nested transaction joins this one: it sees the insert, and goes with it.
+          await store.transaction(async () => expect(await marks.findOne({ _id: `tm_${round}` })).to.deep.equal({ _id: `tm_${round}` }));
+          startOutsideRead();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error('abort');
+        })
+        .catch(() => undefined);
+      expect(await outsideRead).to.equal(null);
+      await store.transaction(() => marks.insertOne({ _id: `kept_${round}` }));
+    }
+    expect((await marks.find({})).map((doc) => doc._id)).to.deep.equal(['kept_1', 'kept_2', 'kept_3']);
+  });
+
   it('releases waiters when the store closes', async function () {
     const store = createEmbeddedDocumentStore({ path: file });
     const waiting = store.waitForChanges(null, 10_000);
