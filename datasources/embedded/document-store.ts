@@ -6,13 +6,14 @@
  * may write the same file while the server runs; each process sees the other's commits. Every
  * write appends to the `_changes` table in its own transaction, which is the change feed.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { openPrivateDatabase, useWriteAheadLog } from './sqlite-file';
 import type { Statement } from 'better-sqlite3';
 import { DependencyUnavailableError, UnsupportedQueryError } from '../ports';
 import type { ChangeBatch, Collection, DocumentStore, IndexSpec, StoredDocument } from '../ports';
 import { ArrayPathRegistry } from './document-store/array-paths';
-import { ChangeFeed } from './document-store/change-feed';
+import { ChangeFeed, PRUNE_CHUNK } from './document-store/change-feed';
 import { EmbeddedCollection } from './document-store/collection';
 import type { StoreInternals } from './document-store/collection';
 import type { SqlParam } from './document-store/filter-to-sql';
@@ -208,8 +209,14 @@ class EmbeddedDocumentStore implements DocumentStore {
   }
 
   async pruneChanges(consumedUpTo: readonly string[], occurredBefore: string): Promise<number> {
-    await this.gate.waitOutside();
-    return this.feed.prune(consumedUpTo, occurredBefore);
+    let pruned = 0;
+    for (;;) {
+      await this.gate.waitOutside();
+      const deleted = this.feed.pruneChunk(consumedUpTo, occurredBefore);
+      pruned += deleted;
+      if (deleted < PRUNE_CHUNK) return pruned;
+      await nextTurn();
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { describeDocumentStoreContract } from '../document-store.contract';
 import { createEmbeddedDocumentStore } from '../../../datasources/embedded/document-store';
 import type { EmbeddedDocumentStoreOptions } from '../../../datasources/embedded/document-store';
+import { PRUNE_CHUNK } from '../../../datasources/embedded/document-store/change-feed';
 import { compileFilter } from '../../../datasources/embedded/document-store/filter-to-sql';
 import { parseFilter } from '../../../datasources/embedded/document-store/query-subset';
 import { UnsupportedQueryError } from '../../../datasources/ports';
@@ -209,6 +210,27 @@ describe('embedded DocumentStore', function () {
       await store.transaction(() => marks.insertOne({ _id: `kept_${round}` }));
     }
     expect((await marks.find({})).map((doc) => doc._id)).to.deep.equal(['kept_1', 'kept_2', 'kept_3']);
+  });
+
+  it('prunes a feed longer than a chunk whole, letting the event loop run between chunks', async function () {
+    this.timeout(60_000);
+    const store = open();
+    const marks = store.collection<Doc>('marks');
+    const total = PRUNE_CHUNK * 2 + 3;
+    await store.transaction(() => marks.insertMany(Array.from({ length: total }, (_, i) => ({ _id: `tm_${i}` }))));
+    const latest = (await store.latestPosition()) as string;
+    let pruneDone = false;
+    let ranDuringPrune = false;
+    const pruning = store.pruneChanges([latest], new Date(Date.now() + 60_000).toISOString()).then((deleted) => {
+      pruneDone = true;
+      return deleted;
+    });
+    setImmediate(() => (ranDuringPrune = !pruneDone));
+    // Every entry but the newest, which stays so that positions keep their meaning.
+    expect(await pruning).to.equal(total - 1);
+    expect(ranDuringPrune).to.equal(true);
+    const left = await store.readChanges(null, 10);
+    expect(left.events.map((event) => event.documentId)).to.deep.equal([`tm_${total - 1}`]);
   });
 
   it('releases waiters when the store closes', async function () {
