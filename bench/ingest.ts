@@ -172,6 +172,17 @@ writing: the writing thread is the slower of the two, so on two free cores end t
   leave a third thread nothing to run on; one events row per mark instead of one per event would more than
   halve the rows but changes what the events readers query. The goal of 10,000 case-files/s is about four
   times what two cores do here with this record (13 rows and 13.5 KB of store per mark).
+- Measured on 2026-11-27 (the 128 MiB file, 16,645 case-files, into an empty store; timers around the
+  writer's calls): the writing thread spent 2.1 s committing (34 commits), 1.65 s inserting 187,245 event
+  rows, 1.06 s inserting the change records (3.3 KB each: a first version lists every field's new value, as
+  the contract's \`new_values\` asks), 0.74 s the marks, 0.5 s the sources and raw records, of 7.7 s. With
+  \`synchronous = OFF\` the commits took 0.9 s (2,417 against 2,177 case-files/s): the rest of a commit is
+  the checkpoint's fsync. Not used: the ingesting connection writes the file the server reads, and OFF
+  puts the whole store, not only the ingestion, at risk on a power loss. Collection tables \`WITHOUT ROWID\`
+  (the documents clustered by \`_id\`) were slower: 894–1,033 against 1,746–1,857 case-files/s and 375
+  against 241 MiB of store, because mark IDs are hashes and each row lands at a random place in the tree.
+  A CPU profile had both threads busy (the parse thread 8.7 s, the writer 9.0 s of 9.7 s), so the end to
+  end rate needs both cut.
 - Memory: peak RSS stays under 500 MB and does not grow with the file (the parse thread's heap is capped;
   the writer holds one batch). Until 2026-11-26 every command of the CLI loaded the whole server (HTTP,
   GraphQL, the workers: about 120 MB and 0.7 s before the first record), and on a quiet machine the
