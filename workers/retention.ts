@@ -12,6 +12,7 @@
  * or the event loop of the process it runs in, for longer than one chunk. Every rule's date path
  * has an index of its own (resolvers/store-indexes.ts): a pass reads only what it deletes.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, DocumentStore, StoredDocument } from '../datasources/ports';
 import { COLLECTIONS, type FeedCheckpointDoc } from '../domain/records';
 import { DELIVERY_RETENTION_DAYS } from '../domain/webhook-deliveries';
@@ -57,6 +58,8 @@ async function deleteBefore(collection: Collection<StoredDocument>, path: string
     if (rows.length === 0) return deleted;
     deleted += await collection.deleteMany({ _id: { $in: rows.map((row) => row._id) } });
     if (rows.length < DELETE_CHUNK) return deleted;
+    // The store's promises settle in microtasks: without a turn of the loop here, requests would wait for the whole pass.
+    await nextTurn();
   }
 }
 
