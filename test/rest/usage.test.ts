@@ -5,6 +5,7 @@ import { requestLogFilter, routeTemplate, statusCondition } from '../../resolver
 import { REQUEST_LOG_RETENTION_DAYS, retentionCutoff } from '../../domain/retention';
 import { requestLogRow, type Exchange } from '../../rest/metering';
 import { startTestApp, type TestApp } from '../support/harness';
+import { requestLogAt } from '../support/request-log-row';
 
 interface LogRow {
   id: string;
@@ -239,18 +240,7 @@ describe('organization usage, plan and logs (HTTP)', function () {
 
     it('the retention worker deletes rows past retention and keeps the rest', async () => {
       const rows = app.adapters.store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
-      const old: RequestLogDoc = {
-        _id: 'req_old',
-        organization_id: app.organizationId,
-        api_key_id: null,
-        route: '/v1/trademarks/:id',
-        method: 'GET',
-        status_code: 200,
-        error_type: null,
-        error_detail: null,
-        duration_ms: 1,
-        occurred_at: new Date(Date.now() - 130 * 24 * 60 * 60 * 1000).toISOString(),
-      };
+      const old = requestLogAt('req_old', app.organizationId, new Date(Date.now() - 130 * 24 * 60 * 60 * 1000));
       await rows.insertOne(old);
       const before = await rows.countDocuments({});
       expect((await app.server.retention.run()).requestLogs).to.equal(1);

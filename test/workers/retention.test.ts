@@ -15,6 +15,7 @@ import { SearchIndexer } from '../../workers/indexer';
 import { seedStore } from '../../workers/ingest/seed';
 import { STORE_INDEXES } from '../../resolvers/store-indexes';
 import { DELETE_CHUNK, Retention, RETENTION_RULES } from '../../workers/retention';
+import { requestLogAt } from '../support/request-log-row';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -103,18 +104,7 @@ describe('workers/retention: what is kept only for a while goes (finding 11)', f
 
   it('deletes request logs past their 122 days, over several chunks with turns of the event loop between them, and keeps the younger ones', async () => {
     const logs = store.collection<RequestLogDoc>(COLLECTIONS.requestLogs);
-    const log = (id: string, ageDays: number): RequestLogDoc => ({
-      _id: id,
-      organization_id: 'org_retention',
-      api_key_id: null,
-      route: '/v1/trademarks/:id',
-      method: 'GET',
-      status_code: 200,
-      error_type: null,
-      error_detail: null,
-      duration_ms: 1,
-      occurred_at: new Date(Date.now() - ageDays * DAY_MS).toISOString(),
-    });
+    const log = (id: string, ageDays: number) => requestLogAt(id, 'org_retention', new Date(Date.now() - ageDays * DAY_MS));
     // Two and a half chunks past the retention (123 to 125 days old), two inside it (121 days, 1 day).
     const old = Array.from({ length: DELETE_CHUNK * 2.5 }, (_, i) => log(`req_old_${String(i).padStart(5, '0')}`, 123 + (i % 3)));
     await logs.insertMany([...old, log('req_young_121', 121), log('req_young_1', 1)]);
