@@ -47,6 +47,19 @@ const FEED_COLLECTIONS = [
   COLLECTIONS.generatedLogos,
 ];
 
+/**
+ * The catalog the read routes fetch by ID (marks and their parties and proceedings): the embedded
+ * store keeps their parsed documents between reads (document-store/document-cache.ts).
+ */
+export const CACHED_COLLECTIONS = [
+  COLLECTIONS.trademarks,
+  COLLECTIONS.owners,
+  COLLECTIONS.attorneys,
+  COLLECTIONS.firms,
+  COLLECTIONS.entities,
+  COLLECTIONS.proceedings,
+];
+
 export interface OpenOptions {
   /** The embedded store's WAL checkpoint interval in pages (long write bursts: see EmbeddedDocumentStoreOptions). */
   storeCheckpointPages?: number;
@@ -87,6 +100,7 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
         path: storeFile(config.dataDir),
         feedCollections: FEED_COLLECTIONS,
         checkpointPages: options.storeCheckpointPages,
+        cache: { collections: CACHED_COLLECTIONS, entries: config.documentCacheEntries },
       });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })

@@ -20,6 +20,13 @@ export const MAX_SERVE_WORKERS = 64;
  */
 export const HTTP_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 
+/**
+ * Parsed catalog documents each process keeps between reads (embedded store): a generated mark
+ * takes 1.7 KB of heap (an owner 0.8 KB), so some 20 MB per process, and far more than the marks
+ * and parties of a batch of 100 (about 360).
+ */
+export const DEFAULT_DOCUMENT_CACHE_ENTRIES = 10_000;
+
 /** How long a client may take to send a whole request: an 8 MB image upload at about 1 Mbit/s. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -48,6 +55,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Time budget of one watch preview (spec: about 20 seconds). */
   previewBudgetMs: number;
+  /** MARQUE_DOCUMENT_CACHE_ENTRIES: parsed catalog documents the embedded store keeps per process (0: none). */
+  documentCacheEntries: number;
   /** Demo change simulator: marks written per minute while `serve` runs (0: off). */
   demoChangesPerMinute: number;
   /**
@@ -167,6 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'MARQUE_SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'MARQUE_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 3_600_000),
     previewBudgetMs: integer(env, 'MARQUE_PREVIEW_BUDGET_MS', 20_000, 1, 600_000),
+    documentCacheEntries: integer(env, 'MARQUE_DOCUMENT_CACHE_ENTRIES', DEFAULT_DOCUMENT_CACHE_ENTRIES, 0, 10_000_000),
     demoChangesPerMinute: integer(env, 'MARQUE_DEMO_CHANGES_PER_MINUTE', 6, 0, 6_000),
     environment: runsIn,
     serveWorkers: integer(env, 'MARQUE_WORKERS', availableParallelism(), 1, MAX_SERVE_WORKERS),

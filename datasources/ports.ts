@@ -75,7 +75,11 @@ export interface Collection<T extends StoredDocument> {
   readonly name: string;
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
-  /** Documents whose `_id` is in `ids`, in no particular order; missing IDs are simply absent. */
+  /**
+   * Documents whose `_id` is in `ids`, in no particular order; missing IDs are simply absent. A
+   * document may be shared with other readers and frozen (the embedded store's cache): copy it
+   * before changing it.
+   */
   findByIds(ids: readonly string[]): Promise<T[]>;
   countDocuments(filter: Filter): Promise<number>;
   insertOne(doc: T): Promise<void>;

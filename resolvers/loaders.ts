@@ -1,6 +1,7 @@
 /**
  * Per-request DataLoaders: every record type is fetched with one `findByIds` call per tick, never
- * one call per row. A new set is made for each request so no cache outlives it.
+ * one call per row. A new set is made for each request so no loader's memo outlives it (the
+ * embedded store's document cache, below them, is told of every change by the file).
  */
 import DataLoader from 'dataloader';
 import type { DocumentStore, StoredDocument } from '../datasources/ports';

@@ -15,6 +15,7 @@ import type { ChangeBatch, Collection, DocumentStore, IndexSpec, StoredDocument 
 import { ArrayPathRegistry } from './document-store/array-paths';
 import { ChangeFeed, PRUNE_CHUNK } from './document-store/change-feed';
 import { EmbeddedCollection } from './document-store/collection';
+import { DocumentCache } from './document-store/document-cache';
 import type { StoreInternals } from './document-store/collection';
 import type { SqlParam } from './document-store/filter-to-sql';
 import { parseQueryPath } from './document-store/query-subset';
@@ -42,6 +43,11 @@ export interface EmbeddedDocumentStoreOptions {
    * meanwhile scan a longer write-ahead log. Bulk loads use 65,536 (256 MB).
    */
   checkpointPages?: number;
+  /**
+   * Parsed documents of these collections kept between `findByIds` calls, up to `entries` in all
+   * (least recently used dropped first; 0 keeps none). See document-store/document-cache.ts.
+   */
+  cache?: { collections: readonly string[]; entries: number };
 }
 
 /** Page size of a store created by this version (SQLite's default is 4,096). */
@@ -85,6 +91,7 @@ class EmbeddedDocumentStore implements DocumentStore {
   private turnDataVersion: { value: number; commits: number } | null = null;
   /** Bulk load: CREATE INDEX statements dropped from empty collections, run again at close. */
   private readonly deferredIndexes = new Map<string, string>();
+  private readonly cache: DocumentCache | null;
 
   constructor(options: EmbeddedDocumentStoreOptions) {
     this.db = openPrivateDatabase(options.path);
@@ -106,6 +113,10 @@ class EmbeddedDocumentStore implements DocumentStore {
     this.bulkLoad = options.bulkLoad === true;
     this.feed = new ChangeFeed(this.db, options.feedCollections);
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.cache =
+      options.cache && options.cache.entries > 0 && !this.bulkLoad
+        ? new DocumentCache(this.db, options.cache.collections, options.cache.entries, (name) => this.ensureTable(name))
+        : null;
     const immediate = this.db.transaction((writes: () => unknown) => writes()).immediate;
     this.internals = {
       db: this.db,
@@ -114,6 +125,7 @@ class EmbeddedDocumentStore implements DocumentStore {
       arrayPaths: new ArrayPathRegistry(this.db),
       feed: this.feed,
       gate: this.gate,
+      cacheOf: (collection) => this.cacheOf(collection),
       write: <R>(collection: string, writes: () => R): R => {
         this.writesByCollection.set(collection, (this.writesByCollection.get(collection) ?? 0) + 1);
         const result = withBusyAsUnavailable(() => immediate(writes) as R);
@@ -242,6 +254,14 @@ class EmbeddedDocumentStore implements DocumentStore {
     const value = this.dataVersion.get() ?? 0;
     this.turnDataVersion = { value, commits: commitsInThisProcess };
     return value;
+  }
+
+  /** The cache of `collection`'s documents, brought up to date; null when it has none or a transaction is open. */
+  private cacheOf(collection: string): DocumentCache | null {
+    const cache = this.cache;
+    if (cache === null || !cache.caches(collection) || this.db.inTransaction) return null;
+    cache.refresh(this.dataVersionOfThisTurn(), commitsInThisProcess);
+    return cache;
   }
 
   async ping(): Promise<void> {

@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { closeAdapters, type Adapters } from '../../bin/adapters';
+import { CACHED_COLLECTIONS, closeAdapters, type Adapters } from '../../bin/adapters';
+import { DEFAULT_DOCUMENT_CACHE_ENTRIES } from '../../bin/config';
 import { logToStderr } from '../../bin/background';
 import { createServer, type Server, type ServerOptions } from '../../bin/compose';
 import { createEmbeddedDocumentStore } from '../../datasources/embedded/document-store';
@@ -120,7 +121,10 @@ export interface TestAppOptions {
 
 /** Adapters over the app's files in `dir`, as each serving process opens its own. */
 function openAdapters(dir: string, storeCalls: Map<string, number>, kv: KeyValue | undefined): { rawStore: DocumentStore; adapters: Adapters } {
-  const rawStore = createEmbeddedDocumentStore({ path: join(dir, 'marque.sqlite') });
+  const rawStore = createEmbeddedDocumentStore({
+    path: join(dir, 'marque.sqlite'),
+    cache: { collections: CACHED_COLLECTIONS, entries: DEFAULT_DOCUMENT_CACHE_ENTRIES },
+  });
   return {
     rawStore,
     adapters: {

@@ -10,6 +10,7 @@ import type { Collection, Filter, FindOptions, StoredDocument, Update, UpdateOpt
 import { UnsupportedQueryError } from '../../ports';
 import type { ArrayPathRegistry } from './array-paths';
 import type { ChangeFeed } from './change-feed';
+import type { DocumentCache } from './document-cache';
 import { compileFilter, compileSort } from './filter-to-sql';
 import type { SqlFragment, SqlParam } from './filter-to-sql';
 import { parseFilter, parseSort, parseUpdate, validatePaging } from './query-subset';
@@ -27,6 +28,8 @@ export interface StoreInternals {
   arrayPaths: ArrayPathRegistry;
   feed: ChangeFeed;
   gate: TransactionGate;
+  /** The up-to-date cache of the collection's documents, or null when reads must go to the file. */
+  cacheOf(collection: string): DocumentCache | null;
   /** Runs synchronous writes to `collection` in one immediate transaction (a savepoint inside an open one). */
   write<R>(collection: string, writes: () => R): R;
 }
@@ -77,6 +80,21 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async findByIds(ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
     await this.store.gate.waitOutside();
+    const cache = this.store.cacheOf(this.name);
+    if (cache === null) return this.readByIds(ids);
+    const found: T[] = [];
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      // The collection's documents are all of its type T.
+      const kept = cache.get(this.name, id) as T | undefined;
+      if (kept === undefined) missing.push(id);
+      else found.push(kept);
+    }
+    if (missing.length > 0) for (const document of this.readByIds(missing)) found.push(cache.keep(this.name, document));
+    return found;
+  }
+
+  private readByIds(ids: readonly string[]): T[] {
     const sql = `SELECT doc FROM ${this.table} WHERE _id IN (SELECT value FROM json_each(?))`;
     const rows = this.store.statement(sql).pluck().all(JSON.stringify(ids)) as string[];
     return rows.map((json) => JSON.parse(json) as T);
