@@ -43,6 +43,15 @@ describe('embedded DocumentStore: the document cache', function () {
   };
   const marksOf = (store: DocumentStore) => store.collection<Mark>('marks');
   const nameOf = async (store: DocumentStore, id: string): Promise<string | undefined> => (await marksOf(store).findByIds([id]))[0]?.name;
+  /** Reads `ids` until the cache keeps them (from the second read), and checks it does. */
+  const keepAll = async (store: DocumentStore, ids: readonly string[]): Promise<void> => {
+    await marksOf(store).findByIds(ids);
+    const second = await marksOf(store).findByIds(ids);
+    const third = await marksOf(store).findByIds(ids);
+    expect(third).to.have.length(ids.length);
+    // Strict equality: the very objects of the second read.
+    for (const doc of third) expect(second).to.include(doc);
+  };
 
   beforeEach(function () {
     directory = mkdtempSync(join(tmpdir(), 'marque-cache-'));
@@ -54,15 +63,20 @@ describe('embedded DocumentStore: the document cache', function () {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('keeps a read document: the next read returns the same object, frozen', async function () {
+  it('keeps a document from its second read: the next read returns the same object; every one is frozen', async function () {
     const store = open();
     await marksOf(store).insertOne({ _id: 'm1', name: 'NOVALUX' });
     const [first] = await marksOf(store).findByIds(['m1']);
-    const [second] = await marksOf(store).findByIds(['m1', 'm1']);
-    expect(second).to.equal(first);
-    expect(() => {
-      (first as Mark).name = 'CHANGED';
-    }).to.throw(TypeError);
+    const [second] = await marksOf(store).findByIds(['m1']);
+    const [third] = await marksOf(store).findByIds(['m1', 'm1']);
+    expect(second).to.deep.equal(first);
+    expect(second).not.to.equal(first);
+    expect(third).to.equal(second);
+    for (const read of [first, second]) {
+      expect(() => {
+        (read as Mark).name = 'CHANGED';
+      }).to.throw(TypeError);
+    }
     // A collection not named is read from the file each time.
     await store.collection<Mark>('other').insertOne({ _id: 'o1', name: 'A' });
     const [a] = await store.collection<Mark>('other').findByIds(['o1']);
@@ -77,8 +91,7 @@ describe('embedded DocumentStore: the document cache', function () {
       { _id: 'm1', name: 'NOVALUX' },
       { _id: 'm2', name: 'ORBITA' },
     ]);
-    expect(await nameOf(store, 'm1')).to.equal('NOVALUX');
-    expect(await nameOf(store, 'm2')).to.equal('ORBITA');
+    await keepAll(store, ['m1', 'm2']);
     await marksOf(store).updateOne({ _id: 'm1' }, { $set: { name: 'NOVALUX II' } });
     await marksOf(store).replaceOne({ _id: 'm2', name: 'ORBITA NEW' });
     expect(await nameOf(store, 'm1')).to.equal('NOVALUX II');
@@ -94,8 +107,7 @@ describe('embedded DocumentStore: the document cache', function () {
       { _id: 'm1', name: 'NOVALUX' },
       { _id: 'm2', name: 'ORBITA' },
     ]);
-    expect(await nameOf(server, 'm1')).to.equal('NOVALUX');
-    expect(await nameOf(server, 'm2')).to.equal('ORBITA');
+    await keepAll(server, ['m1', 'm2']);
     await marksOf(other).updateOne({ _id: 'm1' }, { $set: { name: 'NOVALUX II' } });
     await marksOf(other).deleteOne({ _id: 'm2' });
     await nextTurn();
@@ -109,8 +121,7 @@ describe('embedded DocumentStore: the document cache', function () {
       { _id: 'm1', name: 'NOVALUX' },
       { _id: 'm2', name: 'ORBITA' },
     ]);
-    expect(await nameOf(server, 'm1')).to.equal('NOVALUX');
-    expect(await nameOf(server, 'm2')).to.equal('ORBITA');
+    await keepAll(server, ['m1', 'm2']);
     const raw = new Database(file);
     try {
       raw.prepare('UPDATE marks SET doc = ? WHERE _id = ?').run(JSON.stringify({ _id: 'm1', name: 'FIXED BY HAND' }), 'm1');
@@ -127,6 +138,7 @@ describe('embedded DocumentStore: the document cache', function () {
     const server = open();
     const other = open();
     expect(await nameOf(server, 'm1')).to.equal(undefined);
+    expect(await nameOf(server, 'm1')).to.equal(undefined);
     await marksOf(other).insertOne({ _id: 'm1', name: 'NOVALUX' });
     await nextTurn();
     expect(await nameOf(server, 'm1')).to.equal('NOVALUX');
@@ -135,11 +147,14 @@ describe('embedded DocumentStore: the document cache', function () {
   it('keeps nothing a transaction read: after a rollback the committed document is read', async function () {
     const store = open();
     await marksOf(store).insertOne({ _id: 'm1', name: 'NOVALUX' });
+    await keepAll(store, ['m1']);
     const failure = new Error('rolled back on purpose');
     let caught: unknown;
     try {
       await store.transaction(async () => {
         await marksOf(store).updateOne({ _id: 'm1' }, { $set: { name: 'UNCOMMITTED' } });
+        // Twice: a document read twice outside a transaction would be kept.
+        expect(await nameOf(store, 'm1')).to.equal('UNCOMMITTED');
         expect(await nameOf(store, 'm1')).to.equal('UNCOMMITTED');
         throw failure;
       });
@@ -157,8 +172,7 @@ describe('embedded DocumentStore: the document cache', function () {
       { _id: 'm1', name: 'NOVALUX' },
       { _id: 'm2', name: 'ORBITA' },
     ]);
-    expect(await nameOf(server, 'm1')).to.equal('NOVALUX');
-    expect(await nameOf(server, 'm2')).to.equal('ORBITA');
+    await keepAll(server, ['m1', 'm2']);
     await marksOf(other).updateOne({ _id: 'm1' }, { $set: { name: 'NOVALUX II' } });
     await marksOf(other).updateOne({ _id: 'm2' }, { $set: { name: 'ORBITA II' } });
     // As if more than a ring of writes had passed: the row of m1's update is gone.
@@ -177,6 +191,7 @@ describe('embedded DocumentStore: the document cache', function () {
     this.timeout(60_000);
     const store = open();
     await marksOf(store).insertOne({ _id: 'm1', name: 'N0' });
+    await keepAll(store, ['m1']);
     const updates = EVICTION_RING + 10;
     const raw = new Database(file);
     try {
@@ -196,10 +211,12 @@ describe('embedded DocumentStore: the document cache', function () {
   it('drops the least recently read document first when full', async function () {
     const store = open(2);
     await marksOf(store).insertMany(['a', 'b', 'c'].map((id) => ({ _id: id, name: id.toUpperCase() })));
+    await keepAll(store, ['a']);
+    await keepAll(store, ['b']);
     const [a] = await marksOf(store).findByIds(['a']);
     const [b] = await marksOf(store).findByIds(['b']);
     expect((await marksOf(store).findByIds(['a']))[0]).to.equal(a);
-    await marksOf(store).findByIds(['c']);
+    await keepAll(store, ['c']);
     // b was read least recently: it was dropped, a was kept.
     expect((await marksOf(store).findByIds(['a']))[0]).to.equal(a);
     const [bAgain] = await marksOf(store).findByIds(['b']);
