@@ -2,8 +2,8 @@
  * `marque serve --workers 2`: two HTTP processes behind one port and a primary that runs the
  * change-feed workers. What a client must not be able to tell: limits and quotas are as exact as
  * with one process, an idempotency key creates one resource, one change makes one alert and one
- * delivery, /metrics counts every process's requests; a crashed worker is replaced; SIGTERM drains
- * all of them.
+ * delivery, /metrics counts every process's requests, a mark changed by another process is never
+ * answered from a worker's cache as it was; a crashed worker is replaced; SIGTERM drains all of them.
  */
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
@@ -180,6 +180,22 @@ describe('bin: marque serve --workers 2', function () {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("answers a mark changed by another process with the change at once, from either worker's document cache", async () => {
+    const path = `/v1/trademarks/${markId}`;
+    // Ten reads on ten connections reach both workers, and each keeps the mark from its second read.
+    const before = await Promise.all(Array.from({ length: 10 }, () => request(serve.baseUrl, 'GET', path, demoKey)));
+    const published = before[0]?.body.publication_date;
+    expect(before.map((answer) => answer.body.publication_date)).to.deep.equal(Array(10).fill(published));
+    const newDate = published === '2026-11-02' ? '2026-11-03' : '2026-11-02';
+    const updated = spawnSync(process.execPath, [MARQUE, 'marks', 'update', markId, '--publication-date', newDate], {
+      env: { ...process.env, MARQUE_DATA_DIR: dataDir, MARQUE_LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    expect(updated.status, updated.stderr).to.equal(0);
+    const after = await Promise.all(Array.from({ length: 10 }, () => request(serve.baseUrl, 'GET', path, demoKey)));
+    expect(after.map((answer) => answer.body.publication_date)).to.deep.equal(Array(10).fill(newDate));
   });
 
   it('/metrics counts the requests answered by every worker', async () => {
