@@ -94,6 +94,8 @@ class EmbeddedDocumentStore implements DocumentStore {
   private readonly cache: DocumentCache | null;
 
   constructor(options: EmbeddedDocumentStoreOptions) {
+    // Checked before the file is opened: trigger names are made of them.
+    const cachedCollections = options.cache?.collections.map(checkedCollectionName) ?? [];
     this.db = openPrivateDatabase(options.path);
     // Only a new, empty file takes it (an existing one keeps the page size it was made with).
     // Documents are 0.3–3 KB of JSON: a 4 KB page holds one or two, a 16 KB page five to fifty,
@@ -115,7 +117,7 @@ class EmbeddedDocumentStore implements DocumentStore {
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.cache =
       options.cache && options.cache.entries > 0 && !this.bulkLoad
-        ? new DocumentCache(this.db, options.cache.collections, options.cache.entries, (name) => this.ensureTable(name))
+        ? new DocumentCache(this.db, cachedCollections, options.cache.entries, (name) => this.ensureTable(name))
         : null;
     const immediate = this.db.transaction((writes: () => unknown) => writes()).immediate;
     this.internals = {
@@ -137,10 +139,7 @@ class EmbeddedDocumentStore implements DocumentStore {
   }
 
   collection<T extends StoredDocument>(name: string): Collection<T> {
-    if (!COLLECTION_NAME.test(name) || name.toLowerCase().startsWith('sqlite')) {
-      throw new UnsupportedQueryError(`Invalid collection name "${name}": use [A-Za-z][A-Za-z0-9_]*, not starting with "sqlite".`);
-    }
-    return new EmbeddedCollection<T>(name, this.internals);
+    return new EmbeddedCollection<T>(checkedCollectionName(name), this.internals);
   }
 
   private ensureTable(name: string): void {
@@ -291,6 +290,14 @@ class EmbeddedDocumentStore implements DocumentStore {
     }
     return statement;
   }
+}
+
+/** A collection's name, which table, trigger and index names are made of. */
+function checkedCollectionName(name: string): string {
+  if (!COLLECTION_NAME.test(name) || name.toLowerCase().startsWith('sqlite')) {
+    throw new UnsupportedQueryError(`Invalid collection name "${name}": use [A-Za-z][A-Za-z0-9_]*, not starting with "sqlite".`);
+  }
+  return name;
 }
 
 /** SQLITE_BUSY means another process held the write lock past the busy timeout. */

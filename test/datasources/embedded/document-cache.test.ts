@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { describeDocumentStoreContract } from '../document-store.contract';
 import { createEmbeddedDocumentStore } from '../../../datasources/embedded/document-store';
 import { EVICTION_RING } from '../../../datasources/embedded/document-store/document-cache';
+import { UnsupportedQueryError } from '../../../datasources/ports';
 import type { DocumentStore, StoredDocument } from '../../../datasources/ports';
 
 interface Mark extends StoredDocument {
@@ -206,6 +207,13 @@ describe('embedded DocumentStore: the document cache', function () {
     }
     await nextTurn();
     expect(await nameOf(store, 'm1')).to.equal(`N${updates}`);
+  });
+
+  it('refuses a cached collection whose name would not be a plain SQL name', function () {
+    expect(() => createEmbeddedDocumentStore({ path: file, cache: { collections: ["marks'; DROP TABLE marks; --"], entries: 10 } })).to.throw(
+      UnsupportedQueryError,
+      'Invalid collection name',
+    );
   });
 
   it('drops the least recently read document first when full', async function () {
