@@ -14,7 +14,7 @@ import { createEmbeddedMediaStore } from '../datasources/embedded/media-store';
 import { createEmbeddedSearchIndex } from '../datasources/embedded/search-index';
 import { ImageIndex } from '../datasources/image-index';
 import type { DocumentStore, KeyValue, MediaStore, SearchIndex } from '../datasources/ports';
-import { COLLECTIONS } from '../domain/records';
+import { CATALOG_COLLECTIONS, COLLECTIONS } from '../domain/records';
 import { STORE_INDEXES } from '../resolvers/store-indexes';
 import { withGeneratedLogos } from '../workers/ingest/generated-logos';
 import { upgradePartyKeys } from '../workers/ingest/party-key-upgrade';
@@ -45,19 +45,6 @@ const FEED_COLLECTIONS = [
   // Stored and generated logos: the image indexer follows them.
   COLLECTIONS.media,
   COLLECTIONS.generatedLogos,
-];
-
-/**
- * The catalog the read routes fetch by ID (marks and their parties and proceedings): the embedded
- * store keeps their parsed documents between reads (document-store/document-cache.ts).
- */
-export const CACHED_COLLECTIONS = [
-  COLLECTIONS.trademarks,
-  COLLECTIONS.owners,
-  COLLECTIONS.attorneys,
-  COLLECTIONS.firms,
-  COLLECTIONS.entities,
-  COLLECTIONS.proceedings,
 ];
 
 export interface OpenOptions {
@@ -100,7 +87,8 @@ export async function openAdapters(config: Config, options: OpenOptions = {}): P
         path: storeFile(config.dataDir),
         feedCollections: FEED_COLLECTIONS,
         checkpointPages: options.storeCheckpointPages,
-        cache: { collections: CACHED_COLLECTIONS, entries: config.documentCacheEntries },
+        // The catalog, which the read routes fetch by ID (document-store/document-cache.ts).
+        cache: { collections: CATALOG_COLLECTIONS, entries: config.documentCacheEntries },
       });
   const search = config.elasticsearchUrl
     ? (await import('../datasources/elastic/search-index')).createElasticSearchIndex({ node: config.elasticsearchUrl })

@@ -43,6 +43,16 @@ export const COLLECTIONS = {
   meta: 'meta',
 } as const;
 
+/** The catalog: marks, their parties and proceedings, the same for every organization. */
+export const CATALOG_COLLECTIONS: readonly string[] = [
+  COLLECTIONS.trademarks,
+  COLLECTIONS.owners,
+  COLLECTIONS.attorneys,
+  COLLECTIONS.firms,
+  COLLECTIONS.entities,
+  COLLECTIONS.proceedings,
+];
+
 export type StatusPrimary = 'active' | 'pending' | 'inactive' | 'unknown';
 
 /** `status.stage` uses the status values of the deadline-compute input. */

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CACHED_COLLECTIONS, closeAdapters, type Adapters } from '../../bin/adapters';
+import { closeAdapters, type Adapters } from '../../bin/adapters';
 import { DEFAULT_DOCUMENT_CACHE_ENTRIES } from '../../bin/config';
 import { logToStderr } from '../../bin/background';
 import { createServer, type Server, type ServerOptions } from '../../bin/compose';
@@ -24,7 +24,7 @@ import { createEmbeddedSearchIndex } from '../../datasources/embedded/search-ind
 import { ImageIndex } from '../../datasources/image-index';
 import type { DocumentStore, KeyValue } from '../../datasources/ports';
 import type { LimitsOverride, PlanName } from '../../domain/plans';
-import { COLLECTIONS } from '../../domain/records';
+import { CATALOG_COLLECTIONS, COLLECTIONS } from '../../domain/records';
 import { CUSTOMER_SCOPES } from '../../domain/scopes';
 import { createApiKey } from '../../resolvers/accounts/api-keys';
 import { createOrganization } from '../../resolvers/accounts/organizations';
@@ -123,7 +123,7 @@ export interface TestAppOptions {
 function openAdapters(dir: string, storeCalls: Map<string, number>, kv: KeyValue | undefined): { rawStore: DocumentStore; adapters: Adapters } {
   const rawStore = createEmbeddedDocumentStore({
     path: join(dir, 'marque.sqlite'),
-    cache: { collections: CACHED_COLLECTIONS, entries: DEFAULT_DOCUMENT_CACHE_ENTRIES },
+    cache: { collections: CATALOG_COLLECTIONS, entries: DEFAULT_DOCUMENT_CACHE_ENTRIES },
   });
   return {
     rawStore,

@@ -54,6 +54,18 @@ describe('embedded DocumentStore: the document cache', function () {
     for (const doc of third) expect(second).to.include(doc);
   };
 
+  /** A serving store that keeps m1 (NOVALUX) and m2 (ORBITA), and another connection to the same file. */
+  const twoKeptMarks = async (): Promise<{ server: DocumentStore; other: DocumentStore }> => {
+    const server = open();
+    const other = open();
+    await marksOf(other).insertMany([
+      { _id: 'm1', name: 'NOVALUX' },
+      { _id: 'm2', name: 'ORBITA' },
+    ]);
+    await keepAll(server, ['m1', 'm2']);
+    return { server, other };
+  };
+
   beforeEach(function () {
     directory = mkdtempSync(join(tmpdir(), 'marque-cache-'));
     file = join(directory, 'documents.sqlite');
@@ -102,13 +114,7 @@ describe('embedded DocumentStore: the document cache', function () {
   });
 
   it("reads another connection's update and delete from the next turn of the event loop", async function () {
-    const server = open();
-    const other = open();
-    await marksOf(other).insertMany([
-      { _id: 'm1', name: 'NOVALUX' },
-      { _id: 'm2', name: 'ORBITA' },
-    ]);
-    await keepAll(server, ['m1', 'm2']);
+    const { server, other } = await twoKeptMarks();
     await marksOf(other).updateOne({ _id: 'm1' }, { $set: { name: 'NOVALUX II' } });
     await marksOf(other).deleteOne({ _id: 'm2' });
     await nextTurn();
@@ -117,12 +123,7 @@ describe('embedded DocumentStore: the document cache', function () {
   });
 
   it('reads a change written by plain SQL, without any of our code (the triggers are in the file)', async function () {
-    const server = open();
-    await marksOf(server).insertMany([
-      { _id: 'm1', name: 'NOVALUX' },
-      { _id: 'm2', name: 'ORBITA' },
-    ]);
-    await keepAll(server, ['m1', 'm2']);
+    const { server } = await twoKeptMarks();
     const raw = new Database(file);
     try {
       raw.prepare('UPDATE marks SET doc = ? WHERE _id = ?').run(JSON.stringify({ _id: 'm1', name: 'FIXED BY HAND' }), 'm1');
@@ -167,13 +168,7 @@ describe('embedded DocumentStore: the document cache', function () {
   });
 
   it('empties itself when evictions it had not read were dropped from the ring', async function () {
-    const server = open();
-    const other = open();
-    await marksOf(other).insertMany([
-      { _id: 'm1', name: 'NOVALUX' },
-      { _id: 'm2', name: 'ORBITA' },
-    ]);
-    await keepAll(server, ['m1', 'm2']);
+    const { server, other } = await twoKeptMarks();
     await marksOf(other).updateOne({ _id: 'm1' }, { $set: { name: 'NOVALUX II' } });
     await marksOf(other).updateOne({ _id: 'm2' }, { $set: { name: 'ORBITA II' } });
     // As if more than a ring of writes had passed: the row of m1's update is gone.

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { catalogId } from '../../../domain/ids';
-import { COLLECTIONS, type TrademarkDoc } from '../../../domain/records';
+import { CATALOG_COLLECTIONS, COLLECTIONS, type TrademarkDoc } from '../../../domain/records';
 import { runIngest, type IngestOptions, type IngestSummary } from '../../../workers/ingest/run-ingest';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { ok } from '../../support/http';
@@ -31,17 +31,7 @@ describe('workers/ingest/run-ingest: office files through the write path, seen o
   const ingest = (format: IngestOptions['format'], paths: string[], extra: Partial<IngestOptions> = {}): Promise<IngestSummary> =>
     runIngest(app.adapters, { format, paths, dataDir: DATA, dryRun: false, thread: false, ...extra });
   /** Catalog writes (marks and parties) on the change feed since `position`; request logs aside. */
-  const catalogWritesSince = async (position: string | null) =>
-    (
-      await app.adapters.store.readChanges(position, 10_000, [
-        COLLECTIONS.trademarks,
-        COLLECTIONS.owners,
-        COLLECTIONS.attorneys,
-        COLLECTIONS.firms,
-        COLLECTIONS.entities,
-        COLLECTIONS.proceedings,
-      ])
-    ).events.length;
+  const catalogWritesSince = async (position: string | null) => (await app.adapters.store.readChanges(position, 10_000, CATALOG_COLLECTIONS)).events.length;
   const mark = (serial: string) => app.adapters.store.collection<TrademarkDoc>(COLLECTIONS.trademarks).findOne({ _id: catalogId('tm_', 'US', serial) });
   const write = (name: string, text: string) => {
     const path = join(dir, name);
