@@ -38,9 +38,10 @@ export class DocumentCache {
   private readonly cached: ReadonlySet<string>;
   private readonly newEvictions: Statement<[number, number], EvictionRow>;
   private position: number;
-  private seen = { dataVersion: -1, commits: -1 };
+  private seenDataVersion = -1;
+  private seenCommits = -1;
 
-  /** `ensureTable` creates a collection's table, which its triggers need. */
+  /** `capacity` is at least 1 (the store makes none for 0); `ensureTable` creates a collection's table, which its triggers need. */
   constructor(
     db: Database,
     collections: readonly string[],
@@ -63,7 +64,7 @@ export class DocumentCache {
   }
 
   caches(collection: string): boolean {
-    return this.capacity > 0 && this.cached.has(collection);
+    return this.cached.has(collection);
   }
 
   /**
@@ -71,8 +72,9 @@ export class DocumentCache {
    * connection moves `dataVersion`, a store of this process `commits`.
    */
   refresh(dataVersion: number, commits: number): void {
-    if (dataVersion === this.seen.dataVersion && commits === this.seen.commits) return;
-    this.seen = { dataVersion, commits };
+    if (dataVersion === this.seenDataVersion && commits === this.seenCommits) return;
+    this.seenDataVersion = dataVersion;
+    this.seenCommits = commits;
     const rows = this.newEvictions.all(this.position, LARGEST_CATCH_UP + 1);
     if (rows.length === 0) return;
     const last = rows[rows.length - 1] as EvictionRow;
